@@ -1,0 +1,105 @@
+# bfs2d — top-level Makefile.
+#   make               build every program into bin/ (CUDA parts when nvcc is found)
+#   make test          dependencies, release + sanitizer builds, the test suite
+#   make demo          the whole chain on a small embedded default
+#   make install PREFIX=/usr/local
+#   make clean
+# Each stage directory adds its programs in its own module.mk.
+
+PREFIX   ?= /usr/local
+CC       := mpicc
+NVCC     ?= $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
+CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
+HDF5_CFLAGS := $(shell pkg-config --cflags hdf5-mpich 2>/dev/null)
+HDF5_LIBS   := $(shell pkg-config --libs hdf5-mpich 2>/dev/null)
+
+OPT      ?= -O2
+CFLAGS   ?= $(OPT) -g
+CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -fopenmp -Icommon $(HDF5_CFLAGS)
+LDLIBS   += $(HDF5_LIBS) -lz -lm -fopenmp
+
+ifeq ($(SAN),1)
+# ASan+UBSan build of the host code: no CUDA (its runtime and ASan disagree
+# about the address space), separate objects and binaries.
+BUILD    := build/san
+BINDIR   := build/san/bin
+NVCC     :=
+CFLAGS   += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LDFLAGS  += -fsanitize=address,undefined
+else
+BUILD    := build/rel
+BINDIR   := bin
+endif
+
+ifneq ($(NVCC),)
+HAVE_CUDA := 1
+CFLAGS   += -DB2_HAVE_CUDA
+NVFLAGS  ?= -O3 -std=c++17 -gencode arch=compute_90,code=[sm_90,compute_90] -lineinfo \
+            -Xcompiler -Wall,-Wextra -Icommon
+CUDA_LIBS := -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lpthread -lstdc++
+endif
+
+PROGRAMS :=
+COMMON_SRCS := $(wildcard common/*.c)
+include $(wildcard */module.mk)
+
+OBJ = $(patsubst %.c,$(BUILD)/%.o,$(1))
+CUOBJ = $(if $(HAVE_CUDA),$(patsubst %.cu,$(BUILD)/%.cu.o,$(1)))
+
+define PROGRAM_RULE
+$(BINDIR)/$(1): $(call OBJ,$($(1)_SRCS) $(COMMON_SRCS)) $(call CUOBJ,$($(1)_CUSRCS))
+	@mkdir -p $$(@D)
+	$$(CC) $$(LDFLAGS) -o $$@ $$^ $$(LDLIBS) $(if $(and $(HAVE_CUDA),$($(1)_CUSRCS)),$$(CUDA_LIBS))
+endef
+$(foreach p,$(PROGRAMS),$(eval $(call PROGRAM_RULE,$(p))))
+
+.PHONY: all deps test demo clean install san check-deps
+all: $(addprefix $(BINDIR)/,$(PROGRAMS))
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/%.cu.o: %.cu
+	@mkdir -p $(@D)
+	$(NVCC) $(NVFLAGS) -MMD -MP -c -o $@ $<
+
+-include $(shell find build -name '*.d' 2>/dev/null)
+
+# The Debian packages bfs2d needs; installed when root, else the command is shown.
+DEB_PACKAGES := mpich libmpich-dev libhdf5-mpich-dev hdf5-tools zlib1g-dev
+deps:
+	@missing=""; for p in $(DEB_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "deps: installing$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || exit 4; \
+	  else \
+	    echo "deps: missing packages; run as root:"; \
+	    echo "  sudo apt-get update && sudo apt-get install -y$$missing"; exit 4; \
+	  fi; \
+	fi
+	@python3 -c 'import numpy, h5py' 2>/dev/null || { \
+	  echo "deps: installing numpy and h5py for the tests"; \
+	  python3 -m pip install -q numpy h5py || { echo "deps: run: python3 -m pip install numpy h5py"; exit 4; }; }
+
+san:
+	$(MAKE) SAN=1 all
+
+test: deps
+	$(MAKE) all
+	$(MAKE) SAN=1 all
+	tests/run.sh
+
+demo: deps
+	$(MAKE) all
+	$(MAKE) -f pipeline.mk demo
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(addprefix $(BINDIR)/,$(PROGRAMS)) $(DESTDIR)$(PREFIX)/bin/
+
+clean:
+	rm -rf build bin tests/tmp

@@ -1,0 +1,144 @@
+/* b2.h — the one header every bfs2d program includes.
+ *
+ * Conventions (after libgit2): functions return int, 0 on success or one of
+ * DESIGN.md's exit codes (B2_E*); out-parameters come first; a function that
+ * fails has already printed one clear message (b2_err), so callers only pass
+ * the code up.  Inside a function: `int error = 0; ... B2_TRY(f()); ... done:
+ * free(...); return error;` — a single exit that releases everything. */
+#ifndef B2_H
+#define B2_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <mpi.h>
+
+#define BFS2D_VERSION "0.1.0"
+
+/* Exit codes, DESIGN.md "Programs' behaviour". */
+enum {
+	B2_OK = 0,
+	B2_EFAIL = 1,  /* validation failed, runtime error */
+	B2_EUSAGE = 2, /* bad command line */
+	B2_EDATA = 3,  /* bad input data */
+	B2_EIO = 4,    /* cannot read/write, out of host or device memory */
+	B2_EXIT_HELP = 255 /* internal: --help/--version printed, exit 0 */
+};
+
+#define B2_TRY(x) do { if ((error = (x)) != 0) goto done; } while (0)
+#define B2_FAIL(code, ...) do { error = b2_err((code), __VA_ARGS__); goto done; } while (0)
+#define B2_FAIL0(code, ...) do { error = b2_err0((code), __VA_ARGS__); goto done; } while (0)
+
+#if defined(__GNUC__)
+#define B2_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define B2_PRINTF(a, b)
+#endif
+
+/* ---- process set-up (mpiutil.c) ---------------------------------------- */
+/* MPI_Init (works without mpiexec), logging, HDF5 error silencing, signal
+ * clean-up of temporary outputs. */
+int b2_init(int *argc, char ***argv, const char *prog);
+/* Agrees on the exit code across MPI_COMM_WORLD (the largest wins),
+ * finalizes MPI and returns the code for main() to return. */
+int b2_finish(int error);
+extern int b2_rank, b2_nranks;
+extern const char *b2_prog;
+
+/* ---- errors (error.c) --------------------------------------------------- */
+/* Prints "prog: message" (with "[rank r]" when several ranks run) to stderr
+ * and returns code. b2_err0 prints on rank 0 only: for errors every rank
+ * detects alike (bad arguments, bad attributes). */
+int b2_err(int code, const char *fmt, ...) B2_PRINTF(2, 3);
+int b2_err0(int code, const char *fmt, ...) B2_PRINTF(2, 3);
+/* Collective over comm: every rank gets the largest code of any rank. */
+int b2_agree(int code, MPI_Comm comm);
+/* Checks an MPI return value; on failure prints what and the MPI error. */
+int b2_mpi_ok(int mpierr, const char *what);
+/* malloc with a clear B2_EIO message naming what the memory was for. */
+int b2_alloc(void *out_ptr, size_t bytes, const char *what);
+int b2_calloc(void *out_ptr, size_t n, size_t size, const char *what);
+
+/* ---- logging and progress (log.c) --------------------------------------- */
+/* verbosity: -1 quiet, 0 normal, >=1 verbose. */
+void b2_log_set_verbosity(int verbosity);
+int b2_log_verbosity(void);
+void b2_info(const char *fmt, ...) B2_PRINTF(1, 2);  /* rank 0, not when quiet */
+void b2_debug(const char *fmt, ...) B2_PRINTF(1, 2); /* rank 0, verbose only */
+void b2_warn(const char *fmt, ...) B2_PRINTF(1, 2);  /* any rank */
+void b2_warn0(const char *fmt, ...) B2_PRINTF(1, 2); /* rank 0 */
+
+/* Throttled progress with rate and ETA on rank 0's stderr; silent when stderr
+ * is not a terminal unless verbose. Units name what is counted. */
+typedef struct b2_progress {
+	const char *what, *unit;
+	double total, t0, last;
+	int active;
+} b2_progress;
+void b2_progress_begin(b2_progress *p, const char *what, const char *unit, double total);
+void b2_progress_step(b2_progress *p, double done);
+void b2_progress_end(b2_progress *p);
+
+/* ---- options (opts.c) ---------------------------------------------------- */
+/* Options every program has: -h/--help, -V/--version, -v/--verbose,
+ * -q/--quiet, -o/--output FILE. Append B2_STD_LONGOPTS to a long-option table
+ * and B2_STD_SHORTOPTS to the short-option string. */
+#define B2_STD_SHORTOPTS "hVvqo:"
+#define B2_STD_LONGOPTS \
+	{"help", no_argument, 0, 'h'}, {"version", no_argument, 0, 'V'}, \
+	{"verbose", no_argument, 0, 'v'}, {"quiet", no_argument, 0, 'q'}, \
+	{"output", required_argument, 0, 'o'}
+typedef struct b2_stdopts {
+	const char *output;
+	int verbosity;
+} b2_stdopts;
+/* Handles a standard option c (from getopt_long). Returns 0 when handled,
+ * B2_EXIT_HELP after printing help or version, B2_EUSAGE for '?' (getopt
+ * already complained) or for an option it does not know (-1: not standard). */
+int b2_std_option(b2_stdopts *std, int c, const char *optarg_, const char *help);
+/* "prog: message\nTry 'prog --help' for more information." on rank 0; returns B2_EUSAGE. */
+int b2_usage_err(const char *fmt, ...) B2_PRINTF(1, 2);
+int b2_parse_u64(uint64_t *out, const char *s, const char *what, uint64_t min, uint64_t max);
+int b2_parse_i64(int64_t *out, const char *s, const char *what, int64_t min, int64_t max);
+int b2_parse_double(double *out, const char *s, const char *what, double min, double max);
+/* "RxC" with R, C >= 1. */
+int b2_parse_grid(int *rows, int *cols, const char *s);
+/* Comma-separated list of doubles; returns the count in *n (at most max). */
+int b2_parse_doubles(double *out, int *n, int max, const char *s, const char *what);
+
+/* ---- MPI and time (mpiutil.c) ------------------------------------------- */
+double b2_now(void); /* seconds, monotonic */
+/* Contiguous share [lo, hi) of n items for part idx of parts. */
+void b2_share(uint64_t *lo, uint64_t *hi, uint64_t n, int parts, int idx);
+
+/* ---- counter-based random numbers --------------------------------------- */
+/* SplitMix64's output function: the value at position i of the stream with
+ * key k is b2_rng_at(k, i), computable directly, so ranks can split work by
+ * position without changing results. */
+static inline uint64_t b2_mix64(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+static inline uint64_t b2_rng_at(uint64_t key, uint64_t i)
+{
+	return b2_mix64(key + (i + 1) * 0x9e3779b97f4a7c15ULL);
+}
+/* A key for an independent stream `stream` under user seed `seed`. */
+static inline uint64_t b2_rng_key(uint64_t seed, uint64_t stream)
+{
+	return b2_mix64(b2_mix64(seed ^ 0x6a09e667f3bcc909ULL) + b2_mix64(stream + 0xbb67ae8584caa73bULL));
+}
+/* Uniform double in [0,1) from 53 random bits. */
+static inline double b2_u01(uint64_t x) { return (double)(x >> 11) * 0x1.0p-53; }
+
+/* ---- edge-file fingerprint ---------------------------------------------- */
+/* Order-aware, rank-count-independent: the sum (mod 2^64) over rows r of
+ * b2_fp_tuple(r, u, v). Each rank adds its rows; MPI_SUM of uint64 combines. */
+static inline uint64_t b2_fp_tuple(uint64_t row, int64_t u, int64_t v)
+{
+	return b2_mix64(b2_mix64(row + 0x3c6ef372fe94f82bULL) ^ b2_mix64((uint64_t)u + 0xa54ff53a5f1d36f1ULL)
+	                ^ ((uint64_t)v * 0x9e3779b97f4a7c15ULL));
+}
+
+#endif

@@ -1,0 +1,76 @@
+/* error.c — one idiom for errors: print once, return the exit code. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "b2.h"
+
+static void vreport(const char *fmt, va_list ap)
+{
+	char msg[2048];
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	if (b2_nranks > 1)
+		fprintf(stderr, "%s [rank %d]: %s\n", b2_prog, b2_rank, msg);
+	else
+		fprintf(stderr, "%s: %s\n", b2_prog, msg);
+	fflush(stderr);
+}
+
+int b2_err(int code, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport(fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+int b2_err0(int code, const char *fmt, ...)
+{
+	va_list ap;
+	if (b2_rank != 0)
+		return code;
+	va_start(ap, fmt);
+	char msg[2048];
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "%s: %s\n", b2_prog, msg);
+	fflush(stderr);
+	return code;
+}
+
+int b2_agree(int code, MPI_Comm comm)
+{
+	int all = code;
+	if (MPI_Allreduce(&code, &all, 1, MPI_INT, MPI_MAX, comm) != MPI_SUCCESS)
+		return B2_EFAIL;
+	return all;
+}
+
+int b2_mpi_ok(int mpierr, const char *what)
+{
+	char s[MPI_MAX_ERROR_STRING];
+	int len = 0;
+	if (mpierr == MPI_SUCCESS)
+		return 0;
+	MPI_Error_string(mpierr, s, &len);
+	return b2_err(B2_EFAIL, "%s failed: %s", what, s);
+}
+
+int b2_alloc(void *out_ptr, size_t bytes, const char *what)
+{
+	void *p = malloc(bytes ? bytes : 1);
+	*(void **)out_ptr = p;
+	if (!p)
+		return b2_err(B2_EIO, "out of host memory: %zu bytes for %s", bytes, what);
+	return 0;
+}
+
+int b2_calloc(void *out_ptr, size_t n, size_t size, const char *what)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	*(void **)out_ptr = p;
+	if (!p)
+		return b2_err(B2_EIO, "out of host memory: %zu x %zu bytes for %s", n, size, what);
+	return 0;
+}

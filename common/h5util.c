@@ -1,0 +1,536 @@
+/* h5util.c — parallel HDF5 helpers: atomic outputs, checked opens,
+ * attributes, row-slab datasets. */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "h5util.h"
+
+char b2_tmp_for_signal[4096];
+
+static int comm_size(MPI_Comm comm)
+{
+	int n = 1;
+	MPI_Comm_size(comm, &n);
+	return n;
+}
+
+static int comm_rank(MPI_Comm comm)
+{
+	int r = 0;
+	MPI_Comm_rank(comm, &r);
+	return r;
+}
+
+static hid_t make_fapl(MPI_Comm comm)
+{
+	hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+	if (fapl < 0)
+		return fapl;
+	if (comm_size(comm) > 1 && H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL) < 0) {
+		H5Pclose(fapl);
+		return -1;
+	}
+	/* attributes and metadata read once by rank 0 and broadcast */
+	if (comm_size(comm) > 1) {
+		H5Pset_all_coll_metadata_ops(fapl, 1);
+		H5Pset_coll_metadata_write(fapl, 1);
+	}
+	return fapl;
+}
+
+static char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *d = malloc(n);
+	if (d)
+		memcpy(d, s, n);
+	return d;
+}
+
+int b2_h5_create(b2_h5out *out, const char *path, MPI_Comm comm, const char *format, int version)
+{
+	int error = 0;
+	hid_t fapl = -1;
+	char tmp[4096] = "";
+	memset(out, 0, sizeof *out);
+	out->file = -1;
+	out->comm = comm;
+	if (comm_rank(comm) == 0) {
+		char *d1 = xstrdup(path), *d2 = xstrdup(path);
+		if (!d1 || !d2) {
+			free(d1); free(d2);
+			error = b2_err(B2_EIO, "out of host memory");
+		} else {
+			const char *dir = dirname(d1), *base = basename(d2);
+			struct stat st;
+			if (!*base || !strcmp(base, "/") || !strcmp(base, ".") || !strcmp(base, ".."))
+				error = b2_err(B2_EUSAGE, "%s: not a file name", path);
+			else if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+				error = b2_err(B2_EIO, "%s: is a directory", path);
+			else if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+				error = b2_err(B2_EIO, "cannot write %s: directory %s does not exist", path, dir);
+			else if (access(dir, W_OK) != 0)
+				error = b2_err(B2_EIO, "cannot write %s: directory %s is not writable", path, dir);
+			else
+				snprintf(tmp, sizeof tmp, "%s/.%s.tmp-%ld", dir, base, (long)getpid());
+			free(d1); free(d2);
+		}
+	}
+	MPI_Bcast(&error, 1, MPI_INT, 0, comm);
+	if (error)
+		return error;
+	MPI_Bcast(tmp, sizeof tmp, MPI_CHAR, 0, comm);
+	out->path = xstrdup(path);
+	out->tmp_path = xstrdup(tmp);
+	if (!out->path || !out->tmp_path)
+		B2_FAIL(B2_EIO, "out of host memory");
+	if (comm_rank(comm) == 0)
+		snprintf(b2_tmp_for_signal, sizeof b2_tmp_for_signal, "%s", tmp);
+	fapl = make_fapl(comm);
+	if (fapl < 0)
+		B2_FAIL(B2_EIO, "cannot set up HDF5 file access for %s", path);
+	out->file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+	error = b2_agree(out->file < 0 ? B2_EIO : 0, comm);
+	if (error) {
+		if (out->file < 0)
+			b2_err0(B2_EIO, "cannot create %s (temporary %s): %s", path, tmp, strerror(errno));
+		goto done;
+	}
+	char created_by[64];
+	snprintf(created_by, sizeof created_by, "%s %s", b2_prog, BFS2D_VERSION);
+	B2_TRY(b2_attr_put_str(out->file, "format", format));
+	B2_TRY(b2_attr_put_i64(out->file, "format_version", version));
+	B2_TRY(b2_attr_put_str(out->file, "created_by", created_by));
+done:
+	if (fapl >= 0)
+		H5Pclose(fapl);
+	return error;
+}
+
+static int fsync_path(const char *p)
+{
+	int fd = open(p, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	int rc = fsync(fd);
+	close(fd);
+	return rc;
+}
+
+int b2_h5_commit(b2_h5out *out, int error)
+{
+	int rank = comm_rank(out->comm);
+	error = b2_agree(error, out->comm);
+	if (out->file >= 0) {
+		/* H5Fclose flushes: a full disk shows up here */
+		if (H5Fclose(out->file) < 0 && !error)
+			error = b2_err(B2_EIO, "cannot finish writing %s (disk full?)", out->path);
+		out->file = -1;
+	}
+	error = b2_agree(error, out->comm);
+	if (rank == 0 && out->tmp_path) {
+		if (!error) {
+			if (fsync_path(out->tmp_path) != 0)
+				error = b2_err(B2_EIO, "cannot write %s: fsync: %s", out->path, strerror(errno));
+			else if (rename(out->tmp_path, out->path) != 0)
+				error = b2_err(B2_EIO, "cannot rename %s to %s: %s", out->tmp_path, out->path,
+				               strerror(errno));
+			else {
+				char *d = xstrdup(out->path);
+				if (d) {
+					fsync_path(dirname(d));
+					free(d);
+				}
+			}
+		}
+		if (error)
+			unlink(out->tmp_path);
+		b2_tmp_for_signal[0] = 0;
+	}
+	MPI_Bcast(&error, 1, MPI_INT, 0, out->comm);
+	free(out->path);
+	free(out->tmp_path);
+	out->path = out->tmp_path = NULL;
+	return error;
+}
+
+int b2_h5_format(char *out, size_t outsz, hid_t file)
+{
+	out[0] = 0;
+	if (H5Aexists(file, "format") <= 0)
+		return 0;
+	char *s = NULL;
+	int error = b2_attr_get_str(&s, file, "format", "");
+	if (!error)
+		snprintf(out, outsz, "%s", s);
+	free(s);
+	return error;
+}
+
+int b2_h5_open(hid_t *file, const char *path, MPI_Comm comm, const char *expect)
+{
+	int error = 0, why = 0; /* 1 cannot open, 2 not hdf5 */
+	hid_t fapl = -1;
+	*file = -1;
+	if (comm_rank(comm) == 0) {
+		int fd = open(path, O_RDONLY);
+		if (fd < 0)
+			why = 1, errno = errno;
+		else {
+			char sig[8] = {0};
+			ssize_t n = read(fd, sig, 8);
+			close(fd);
+			if (n != 8 || memcmp(sig, "\211HDF\r\n\032\n", 8) != 0)
+				why = 2;
+		}
+		if (why == 1)
+			b2_err(B2_EIO, "cannot open %s: %s", path, strerror(errno));
+		else if (why == 2)
+			b2_err(B2_EDATA, "%s: not an HDF5 file (expected a bfs2d %s file)", path,
+			       expect ? expect : "HDF5");
+	}
+	MPI_Bcast(&why, 1, MPI_INT, 0, comm);
+	if (why)
+		return why == 1 ? B2_EIO : B2_EDATA;
+	fapl = make_fapl(comm);
+	if (fapl < 0)
+		B2_FAIL(B2_EIO, "cannot set up HDF5 file access for %s", path);
+	*file = H5Fopen(path, H5F_ACC_RDONLY, fapl);
+	error = b2_agree(*file < 0 ? B2_EDATA : 0, comm);
+	if (error) {
+		b2_err0(B2_EDATA, "%s: cannot be read as HDF5 (truncated or corrupt?)", path);
+		goto done;
+	}
+	if (expect) {
+		char fmt[128];
+		B2_TRY(b2_h5_format(fmt, sizeof fmt, *file));
+		if (strcmp(fmt, expect) != 0)
+			B2_FAIL0(B2_EDATA, "%s: not a %s file (its format attribute is '%s')", path, expect,
+			         fmt[0] ? fmt : "(none)");
+	}
+done:
+	if (fapl >= 0)
+		H5Pclose(fapl);
+	if (error && *file >= 0) {
+		H5Fclose(*file);
+		*file = -1;
+	}
+	return error;
+}
+
+/* ---- attributes --------------------------------------------------------- */
+
+static int attr_put(hid_t obj, const char *name, hid_t type, hid_t space, const void *val)
+{
+	int error = 0;
+	if (H5Aexists(obj, name) > 0)
+		H5Adelete(obj, name);
+	hid_t a = H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
+	if (a < 0 || H5Awrite(a, type, val) < 0)
+		error = b2_err(B2_EIO, "cannot write attribute %s", name);
+	if (a >= 0)
+		H5Aclose(a);
+	return error;
+}
+
+static int attr_put_vec(hid_t obj, const char *name, hid_t type, const void *val, size_t n)
+{
+	hsize_t d = n;
+	hid_t s = n == 1 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &d, NULL);
+	if (s < 0)
+		return b2_err(B2_EIO, "cannot write attribute %s", name);
+	int error = attr_put(obj, name, type, s, val);
+	H5Sclose(s);
+	return error;
+}
+
+int b2_attr_put_i64(hid_t obj, const char *name, int64_t v) { return attr_put_vec(obj, name, H5T_NATIVE_INT64, &v, 1); }
+int b2_attr_put_u64(hid_t obj, const char *name, uint64_t v) { return attr_put_vec(obj, name, H5T_NATIVE_UINT64, &v, 1); }
+int b2_attr_put_f64(hid_t obj, const char *name, double v) { return attr_put_vec(obj, name, H5T_NATIVE_DOUBLE, &v, 1); }
+
+int b2_attr_put_i64v(hid_t obj, const char *name, const int64_t *v, size_t n)
+{
+	hsize_t d = n;
+	hid_t s = H5Screate_simple(1, &d, NULL);
+	int error = attr_put(obj, name, H5T_NATIVE_INT64, s, v);
+	H5Sclose(s);
+	return error;
+}
+
+int b2_attr_put_f64v(hid_t obj, const char *name, const double *v, size_t n)
+{
+	hsize_t d = n;
+	hid_t s = H5Screate_simple(1, &d, NULL);
+	int error = attr_put(obj, name, H5T_NATIVE_DOUBLE, s, v);
+	H5Sclose(s);
+	return error;
+}
+
+int b2_attr_put_str(hid_t obj, const char *name, const char *val)
+{
+	hid_t t = H5Tcopy(H5T_C_S1);
+	H5Tset_size(t, strlen(val) + 1);
+	H5Tset_strpad(t, H5T_STR_NULLTERM);
+	hid_t s = H5Screate(H5S_SCALAR);
+	int error = attr_put(obj, name, t, s, val);
+	H5Sclose(s);
+	H5Tclose(t);
+	return error;
+}
+
+int b2_attr_put_strv(hid_t obj, const char *name, const char *const *val, size_t n)
+{
+	int error = 0;
+	size_t w = 1;
+	char *buf = NULL;
+	for (size_t i = 0; i < n; i++)
+		if (strlen(val[i]) + 1 > w)
+			w = strlen(val[i]) + 1;
+	B2_TRY(b2_calloc(&buf, n, w, "string attribute"));
+	for (size_t i = 0; i < n; i++)
+		memcpy(buf + i * w, val[i], strlen(val[i]));
+	hid_t t = H5Tcopy(H5T_C_S1);
+	H5Tset_size(t, w);
+	H5Tset_strpad(t, H5T_STR_NULLTERM);
+	hsize_t d = n;
+	hid_t s = H5Screate_simple(1, &d, NULL);
+	error = attr_put(obj, name, t, s, buf);
+	H5Sclose(s);
+	H5Tclose(t);
+done:
+	free(buf);
+	return error;
+}
+
+int b2_attr_exists(hid_t obj, const char *name) { return H5Aexists(obj, name) > 0; }
+
+static int attr_get(void *out, size_t n, hid_t obj, const char *name, hid_t memtype,
+                    H5T_class_t cls, const char *where)
+{
+	int error = 0;
+	hid_t a = -1, s = -1, t = -1;
+	if (H5Aexists(obj, name) <= 0)
+		B2_FAIL0(B2_EDATA, "%s: attribute '%s' is missing", where, name);
+	a = H5Aopen(obj, name, H5P_DEFAULT);
+	s = a >= 0 ? H5Aget_space(a) : -1;
+	t = a >= 0 ? H5Aget_type(a) : -1;
+	if (a < 0 || s < 0 || t < 0)
+		B2_FAIL0(B2_EDATA, "%s: cannot read attribute '%s'", where, name);
+	hssize_t np = H5Sget_simple_extent_npoints(s);
+	if (H5Tget_class(t) != cls || np != (hssize_t)n)
+		B2_FAIL0(B2_EDATA, "%s: attribute '%s' has the wrong type or size (expected %zu %s)",
+		         where, name, n, cls == H5T_FLOAT ? "float" : "integer");
+	if (H5Aread(a, memtype, out) < 0)
+		B2_FAIL0(B2_EDATA, "%s: cannot read attribute '%s'", where, name);
+done:
+	if (t >= 0) H5Tclose(t);
+	if (s >= 0) H5Sclose(s);
+	if (a >= 0) H5Aclose(a);
+	return error;
+}
+
+int b2_attr_get_i64(int64_t *out, hid_t obj, const char *name, const char *where)
+{
+	return attr_get(out, 1, obj, name, H5T_NATIVE_INT64, H5T_INTEGER, where);
+}
+int b2_attr_get_u64(uint64_t *out, hid_t obj, const char *name, const char *where)
+{
+	return attr_get(out, 1, obj, name, H5T_NATIVE_UINT64, H5T_INTEGER, where);
+}
+int b2_attr_get_f64(double *out, hid_t obj, const char *name, const char *where)
+{
+	return attr_get(out, 1, obj, name, H5T_NATIVE_DOUBLE, H5T_FLOAT, where);
+}
+int b2_attr_get_i64v(int64_t *out, size_t n, hid_t obj, const char *name, const char *where)
+{
+	return attr_get(out, n, obj, name, H5T_NATIVE_INT64, H5T_INTEGER, where);
+}
+int b2_attr_get_f64v(double *out, size_t n, hid_t obj, const char *name, const char *where)
+{
+	return attr_get(out, n, obj, name, H5T_NATIVE_DOUBLE, H5T_FLOAT, where);
+}
+
+int b2_attr_get_str(char **out, hid_t obj, const char *name, const char *where)
+{
+	int error = 0;
+	hid_t a = -1, t = -1, mt = -1;
+	*out = NULL;
+	if (H5Aexists(obj, name) <= 0)
+		B2_FAIL0(B2_EDATA, "%s: attribute '%s' is missing", where, name);
+	a = H5Aopen(obj, name, H5P_DEFAULT);
+	t = a >= 0 ? H5Aget_type(a) : -1;
+	if (t < 0 || H5Tget_class(t) != H5T_STRING)
+		B2_FAIL0(B2_EDATA, "%s: attribute '%s' is not a string", where, name);
+	if (H5Tis_variable_str(t) > 0) {
+		char *vs = NULL;
+		mt = H5Tcopy(H5T_C_S1);
+		H5Tset_size(mt, H5T_VARIABLE);
+		if (H5Aread(a, mt, &vs) < 0)
+			B2_FAIL0(B2_EDATA, "%s: cannot read attribute '%s'", where, name);
+		size_t n = strlen(vs) + 1;
+		B2_TRY(b2_alloc(out, n, "string attribute"));
+		memcpy(*out, vs, n);
+		H5free_memory(vs);
+	} else {
+		size_t n = H5Tget_size(t);
+		B2_TRY(b2_calloc(out, n + 1, 1, "string attribute"));
+		mt = H5Tcopy(H5T_C_S1);
+		H5Tset_size(mt, n);
+		if (H5Aread(a, mt, *out) < 0)
+			B2_FAIL0(B2_EDATA, "%s: cannot read attribute '%s'", where, name);
+	}
+done:
+	if (error) {
+		free(*out);
+		*out = NULL;
+	}
+	if (mt >= 0) H5Tclose(mt);
+	if (t >= 0) H5Tclose(t);
+	if (a >= 0) H5Aclose(a);
+	return error;
+}
+
+/* ---- datasets ----------------------------------------------------------- */
+
+int b2_dset_create(hid_t *dset, hid_t loc, const char *name, hid_t type, int rank,
+                   const uint64_t *dims, uint64_t chunk_rows, int deflate)
+{
+	int error = 0;
+	hsize_t d[2] = {dims[0], rank > 1 ? dims[1] : 1}, c[2];
+	hid_t s = H5Screate_simple(rank, d, NULL), dcpl = H5Pcreate(H5P_DATASET_CREATE);
+	*dset = -1;
+	if (chunk_rows > 0 && d[0] > 0) {
+		c[0] = chunk_rows < d[0] ? chunk_rows : d[0];
+		c[1] = d[1];
+		H5Pset_chunk(dcpl, rank, c);
+		if (deflate > 0) {
+			H5Pset_shuffle(dcpl);
+			H5Pset_deflate(dcpl, (unsigned)deflate);
+		}
+	}
+	/* no fill: every element is written, and a fill pass would cost a write */
+	H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER);
+	if (deflate <= 0)
+		H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY);
+	*dset = H5Dcreate2(loc, name, type, s, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+	if (*dset < 0)
+		error = b2_err(B2_EIO, "cannot create dataset %s (disk full?)", name);
+	H5Pclose(dcpl);
+	H5Sclose(s);
+	return error;
+}
+
+int b2_dset_open(hid_t *dset, hid_t loc, const char *name, hid_t type, int rank, uint64_t cols,
+                 const char *where)
+{
+	int error = 0;
+	hid_t s = -1, t = -1;
+	hsize_t d[2] = {0, 0};
+	*dset = -1;
+	if (H5Lexists(loc, name, H5P_DEFAULT) <= 0)
+		B2_FAIL0(B2_EDATA, "%s: dataset %s is missing", where, name);
+	*dset = H5Dopen2(loc, name, H5P_DEFAULT);
+	if (*dset < 0)
+		B2_FAIL0(B2_EDATA, "%s: cannot open dataset %s", where, name);
+	s = H5Dget_space(*dset);
+	t = H5Dget_type(*dset);
+	if (s < 0 || t < 0 || H5Sget_simple_extent_ndims(s) != rank)
+		B2_FAIL0(B2_EDATA, "%s: dataset %s should have %d dimension(s)", where, name, rank);
+	H5Sget_simple_extent_dims(s, d, NULL);
+	if (rank == 2 && d[1] != cols)
+		B2_FAIL0(B2_EDATA, "%s: dataset %s should have %llu columns, has %llu", where, name,
+		         (unsigned long long)cols, (unsigned long long)d[1]);
+	if (H5Tget_class(t) != H5Tget_class(type) || H5Tget_size(t) != H5Tget_size(type))
+		B2_FAIL0(B2_EDATA, "%s: dataset %s has the wrong element type (expected %zu-byte %s)",
+		         where, name, H5Tget_size(type),
+		         H5Tget_class(type) == H5T_FLOAT ? "floats" : "integers");
+done:
+	if (s >= 0) H5Sclose(s);
+	if (t >= 0) H5Tclose(t);
+	if (error && *dset >= 0) {
+		H5Dclose(*dset);
+		*dset = -1;
+	}
+	return error;
+}
+
+int b2_dset_rows(uint64_t *rows, hid_t dset)
+{
+	hsize_t d[2] = {0, 0};
+	hid_t s = H5Dget_space(dset);
+	if (s < 0)
+		return b2_err(B2_EDATA, "cannot read a dataset's shape");
+	H5Sget_simple_extent_dims(s, d, NULL);
+	H5Sclose(s);
+	*rows = d[0];
+	return 0;
+}
+
+static int rows_io(hid_t dset, hid_t memtype, uint64_t row0, uint64_t nrows, void *buf,
+                   int collective, int write)
+{
+	int error = 0;
+	hsize_t d[2] = {0, 1}, start[2] = {row0, 0}, cnt[2];
+	hid_t fs = H5Dget_space(dset), ms = -1, dxpl = H5Pcreate(H5P_DATASET_XFER);
+	int rank = H5Sget_simple_extent_ndims(fs);
+	H5Sget_simple_extent_dims(fs, d, NULL);
+	if (rank == 1)
+		d[1] = 1;
+	cnt[0] = nrows;
+	cnt[1] = d[1];
+	if (row0 + nrows > d[0])
+		B2_FAIL(B2_EFAIL, "internal: rows %llu..%llu outside a dataset of %llu rows",
+		        (unsigned long long)row0, (unsigned long long)(row0 + nrows), (unsigned long long)d[0]);
+	if (nrows == 0) {
+		H5Sselect_none(fs);
+		ms = H5Scopy(fs);
+		H5Sselect_none(ms);
+	} else {
+		H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, cnt, NULL);
+		ms = H5Screate_simple(rank, cnt, NULL);
+	}
+	if (collective)
+		H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE);
+	herr_t rc = write ? H5Dwrite(dset, memtype, ms, fs, dxpl, buf)
+	                  : H5Dread(dset, memtype, ms, fs, dxpl, buf);
+	if (rc < 0)
+		error = write ? b2_err(B2_EIO, "cannot write rows %llu..%llu (disk full?)",
+		                       (unsigned long long)row0, (unsigned long long)(row0 + nrows))
+		              : b2_err(B2_EDATA, "cannot read rows %llu..%llu (truncated file?)",
+		                       (unsigned long long)row0, (unsigned long long)(row0 + nrows));
+done:
+	if (ms >= 0) H5Sclose(ms);
+	H5Sclose(fs);
+	H5Pclose(dxpl);
+	return error;
+}
+
+int b2_dset_write_rows(hid_t dset, hid_t memtype, uint64_t row0, uint64_t nrows, const void *buf,
+                       int collective)
+{
+	return rows_io(dset, memtype, row0, nrows, (void *)buf, collective, 1);
+}
+
+int b2_dset_read_rows(hid_t dset, hid_t memtype, uint64_t row0, uint64_t nrows, void *buf,
+                      int collective)
+{
+	return rows_io(dset, memtype, row0, nrows, buf, collective, 0);
+}
+
+int b2_dset_put_small(hid_t loc, const char *name, hid_t type, int rank, const uint64_t *dims,
+                      const void *buf)
+{
+	int error = 0;
+	hid_t d = -1;
+	B2_TRY(b2_dset_create(&d, loc, name, type, rank, dims, 0, 0));
+	error = b2_dset_write_rows(d, type, 0, b2_rank == 0 ? dims[0] : 0, buf, b2_nranks > 1);
+done:
+	if (d >= 0)
+		H5Dclose(d);
+	return error;
+}

@@ -1,0 +1,85 @@
+/* h5util.h — parallel HDF5 helpers shared by every stage.
+ *
+ * Outputs are atomic (after Redis): b2_h5_create makes a temporary file
+ * beside the target (".NAME.tmp-PID"), b2_h5_commit closes it on all ranks,
+ * fsyncs and renames it only if every rank succeeded, and removes it
+ * otherwise. A killed program's temporary is removed by its signal handler;
+ * in any case it never bears the target's name. */
+#ifndef B2_H5UTIL_H
+#define B2_H5UTIL_H
+
+#include <hdf5.h>
+#include "b2.h"
+
+typedef struct b2_h5out {
+	hid_t file;
+	char *path;     /* final name */
+	char *tmp_path; /* name while being written */
+	MPI_Comm comm;
+} b2_h5out;
+
+/* Collective over comm. With one rank in comm the file is written through the
+ * POSIX driver (so deflate works); with several, through MPI-IO. Writes the
+ * root attributes format, format_version and created_by. Fails with B2_EIO
+ * and a message naming the directory when it cannot be written. */
+int b2_h5_create(b2_h5out *out, const char *path, MPI_Comm comm,
+                 const char *format, int format_version);
+/* Collective. Agrees on `error` across out->comm; if all are 0, closes,
+ * fsyncs and renames; else closes and removes the temporary. Returns the
+ * agreed code (or B2_EIO if closing or renaming failed). */
+int b2_h5_commit(b2_h5out *out, int error);
+
+/* Collective over comm. Opens read-only; B2_EIO if the file cannot be opened
+ * (missing, no permission), B2_EDATA if it is not HDF5 / truncated, or if its
+ * `format` attribute is not expect_format (the message names what was found).
+ * expect_format NULL: no check. */
+int b2_h5_open(hid_t *file, const char *path, MPI_Comm comm, const char *expect_format);
+/* Reads `format` of an open file; "" when absent. */
+int b2_h5_format(char *out, size_t outsz, hid_t file);
+
+/* Attributes on any object (file root included). Writes are collective and
+ * must get the same value on every rank. Reads of a missing or mistyped
+ * attribute fail with B2_EDATA naming `where` (usually the file's name). */
+int b2_attr_put_str(hid_t obj, const char *name, const char *val);
+int b2_attr_put_i64(hid_t obj, const char *name, int64_t val);
+int b2_attr_put_u64(hid_t obj, const char *name, uint64_t val);
+int b2_attr_put_f64(hid_t obj, const char *name, double val);
+int b2_attr_put_i64v(hid_t obj, const char *name, const int64_t *val, size_t n);
+int b2_attr_put_f64v(hid_t obj, const char *name, const double *val, size_t n);
+/* A list of strings, stored as one fixed-length string array. */
+int b2_attr_put_strv(hid_t obj, const char *name, const char *const *val, size_t n);
+int b2_attr_exists(hid_t obj, const char *name);
+int b2_attr_get_i64(int64_t *out, hid_t obj, const char *name, const char *where);
+int b2_attr_get_u64(uint64_t *out, hid_t obj, const char *name, const char *where);
+int b2_attr_get_f64(double *out, hid_t obj, const char *name, const char *where);
+/* Reads exactly n values. */
+int b2_attr_get_i64v(int64_t *out, size_t n, hid_t obj, const char *name, const char *where);
+int b2_attr_get_f64v(double *out, size_t n, hid_t obj, const char *name, const char *where);
+/* *out is malloc'd, NUL-terminated; caller frees. */
+int b2_attr_get_str(char **out, hid_t obj, const char *name, const char *where);
+
+/* Creates a dataset of rank 1 or 2 (dims[1] columns). chunk_rows 0: contiguous
+ * layout. deflate > 0 requires a file with one writer (b2_h5_create with a
+ * one-rank comm): parallel filtered writes are not in Debian's HDF5. */
+int b2_dset_create(hid_t *dset, hid_t loc, const char *name, hid_t type,
+                   int rank, const uint64_t *dims, uint64_t chunk_rows, int deflate);
+/* Opens a dataset and checks its rank, type class/size and column count
+ * (cols 0: rank 1). Fails with B2_EDATA naming `where` and the dataset. */
+int b2_dset_open(hid_t *dset, hid_t loc, const char *name, hid_t type, int rank,
+                 uint64_t cols, const char *where);
+/* Number of rows (dims[0]). */
+int b2_dset_rows(uint64_t *rows, hid_t dset);
+/* Rows [row0, row0+nrows) of a rank-1 or rank-2 dataset (all columns).
+ * Collective when `collective` (every rank must call; nrows may be 0),
+ * independent otherwise. */
+int b2_dset_write_rows(hid_t dset, hid_t memtype, uint64_t row0, uint64_t nrows,
+                       const void *buf, int collective);
+int b2_dset_read_rows(hid_t dset, hid_t memtype, uint64_t row0, uint64_t nrows,
+                      void *buf, int collective);
+
+/* Convenience: write a whole small rank-1/2 dataset from rank 0's buffer with
+ * identical content on all ranks (collective: all ranks call, rank 0 writes). */
+int b2_dset_put_small(hid_t loc, const char *name, hid_t type, int rank,
+                      const uint64_t *dims, const void *buf);
+
+#endif

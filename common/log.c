@@ -1,0 +1,104 @@
+/* log.c — messages and progress on rank 0's stderr. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <unistd.h>
+#include "b2.h"
+
+static int verbosity;
+
+void b2_log_set_verbosity(int v) { verbosity = v; }
+int b2_log_verbosity(void) { return verbosity; }
+
+#define VPRINT(prefix) do { \
+	va_list ap; va_start(ap, fmt); \
+	fprintf(stderr, "%s: " prefix, b2_prog); vfprintf(stderr, fmt, ap); \
+	fputc('\n', stderr); fflush(stderr); va_end(ap); } while (0)
+
+void b2_info(const char *fmt, ...)
+{
+	if (b2_rank == 0 && verbosity >= 0)
+		VPRINT("");
+}
+
+void b2_debug(const char *fmt, ...)
+{
+	if (b2_rank == 0 && verbosity >= 1)
+		VPRINT("");
+}
+
+void b2_warn(const char *fmt, ...)
+{
+	if (b2_nranks > 1) {
+		va_list ap; va_start(ap, fmt);
+		fprintf(stderr, "%s [rank %d]: warning: ", b2_prog, b2_rank);
+		vfprintf(stderr, fmt, ap); fputc('\n', stderr); fflush(stderr);
+		va_end(ap);
+	} else {
+		VPRINT("warning: ");
+	}
+}
+
+void b2_warn0(const char *fmt, ...)
+{
+	if (b2_rank == 0)
+		VPRINT("warning: ");
+}
+
+static int progress_wanted(void)
+{
+	if (b2_rank != 0 || verbosity < 0)
+		return 0;
+	return verbosity >= 1 || isatty(STDERR_FILENO);
+}
+
+static void fmt_secs(char *buf, size_t n, double s)
+{
+	if (s < 0 || s > 1e7)
+		snprintf(buf, n, "?");
+	else if (s < 60)
+		snprintf(buf, n, "%.0fs", s);
+	else if (s < 3600)
+		snprintf(buf, n, "%dm%02ds", (int)s / 60, (int)s % 60);
+	else
+		snprintf(buf, n, "%dh%02dm", (int)s / 3600, ((int)s % 3600) / 60);
+}
+
+void b2_progress_begin(b2_progress *p, const char *what, const char *unit, double total)
+{
+	p->what = what;
+	p->unit = unit;
+	p->total = total;
+	p->t0 = p->last = b2_now();
+	p->active = progress_wanted();
+}
+
+void b2_progress_step(b2_progress *p, double done)
+{
+	if (!p->active)
+		return;
+	double now = b2_now();
+	/* a terminal gets a live line; a log file a line every 10 s */
+	int tty = isatty(STDERR_FILENO);
+	if (now - p->last < (tty ? 0.25 : 10.0))
+		return;
+	p->last = now;
+	double el = now - p->t0, rate = el > 0 ? done / el : 0;
+	char eta[32];
+	fmt_secs(eta, sizeof eta, rate > 0 ? (p->total - done) / rate : -1);
+	fprintf(stderr, "%s: %s %5.1f%%  %.3g %s/s  ETA %s%s", b2_prog, p->what,
+	        p->total > 0 ? 100.0 * done / p->total : 0.0, rate, p->unit, eta, tty ? "   \r" : "\n");
+	fflush(stderr);
+}
+
+void b2_progress_end(b2_progress *p)
+{
+	if (!p->active)
+		return;
+	double el = b2_now() - p->t0;
+	char t[32];
+	fmt_secs(t, sizeof t, el);
+	fprintf(stderr, "%s: %s done in %s (%.3g %s/s)          \n", b2_prog, p->what, t,
+	        el > 0 ? p->total / el : 0.0, p->unit);
+	fflush(stderr);
+	p->active = 0;
+}

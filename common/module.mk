@@ -1,0 +1,1 @@
+# common/: the library every program links (COMMON_SRCS, set in the Makefile).

@@ -1,0 +1,135 @@
+/* opts.c — option helpers shared by every program. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "b2.h"
+
+int b2_usage_err(const char *fmt, ...)
+{
+	if (b2_rank == 0) {
+		va_list ap;
+		va_start(ap, fmt);
+		fprintf(stderr, "%s: ", b2_prog);
+		vfprintf(stderr, fmt, ap);
+		fprintf(stderr, "\nTry '%s --help' for more information.\n", b2_prog);
+		va_end(ap);
+	}
+	return B2_EUSAGE;
+}
+
+int b2_std_option(b2_stdopts *std, int c, const char *arg, const char *help)
+{
+	switch (c) {
+	case 'h':
+		if (b2_rank == 0)
+			fputs(help, stdout);
+		return B2_EXIT_HELP;
+	case 'V':
+		if (b2_rank == 0)
+			printf("%s (bfs2d) %s\n", b2_prog, BFS2D_VERSION);
+		return B2_EXIT_HELP;
+	case 'v':
+		std->verbosity = std->verbosity < 0 ? 1 : std->verbosity + 1;
+		b2_log_set_verbosity(std->verbosity);
+		return 0;
+	case 'q':
+		std->verbosity = -1;
+		b2_log_set_verbosity(-1);
+		return 0;
+	case 'o':
+		std->output = arg;
+		return 0;
+	case '?':
+		if (b2_rank == 0)
+			fprintf(stderr, "Try '%s --help' for more information.\n", b2_prog);
+		return B2_EUSAGE;
+	default:
+		return -1;
+	}
+}
+
+int b2_parse_u64(uint64_t *out, const char *s, const char *what, uint64_t min, uint64_t max)
+{
+	char *end;
+	errno = 0;
+	if (!s || !*s || *s == '-' || *s == '+')
+		return b2_usage_err("%s: expected a whole number from %llu to %llu, got '%s'", what,
+		                    (unsigned long long)min, (unsigned long long)max, s ? s : "");
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return b2_usage_err("%s: expected a whole number from %llu to %llu, got '%s'", what,
+		                    (unsigned long long)min, (unsigned long long)max, s);
+	*out = v;
+	return 0;
+}
+
+int b2_parse_i64(int64_t *out, const char *s, const char *what, int64_t min, int64_t max)
+{
+	char *end;
+	errno = 0;
+	long long v = s && *s ? strtoll(s, &end, 10) : 0;
+	if (!s || !*s || errno || *end || v < min || v > max)
+		return b2_usage_err("%s: expected a whole number from %lld to %lld, got '%s'", what,
+		                    (long long)min, (long long)max, s ? s : "");
+	*out = v;
+	return 0;
+}
+
+int b2_parse_double(double *out, const char *s, const char *what, double min, double max)
+{
+	char *end;
+	errno = 0;
+	double v = s && *s ? strtod(s, &end) : NAN;
+	if (!s || !*s || errno || *end || !(v >= min && v <= max))
+		return b2_usage_err("%s: expected a number from %g to %g, got '%s'", what, min, max,
+		                    s ? s : "");
+	*out = v;
+	return 0;
+}
+
+int b2_parse_doubles(double *out, int *n, int max, const char *s, const char *what)
+{
+	int k = 0;
+	const char *p = s;
+	while (p && *p) {
+		char *end;
+		errno = 0;
+		double v = strtod(p, &end);
+		if (end == p || errno || (*end && *end != ',') || k >= max || !isfinite(v))
+			return b2_usage_err("%s: expected up to %d comma-separated numbers, got '%s'",
+			                    what, max, s);
+		out[k++] = v;
+		p = *end ? end + 1 : end;
+		if (*end == ',' && !*p)
+			return b2_usage_err("%s: trailing comma in '%s'", what, s);
+	}
+	if (k == 0)
+		return b2_usage_err("%s: expected comma-separated numbers, got '%s'", what, s ? s : "");
+	*n = k;
+	return 0;
+}
+
+int b2_parse_grid(int *rows, int *cols, const char *s)
+{
+	char *end;
+	long r, c;
+	errno = 0;
+	if (!s || !(*s >= '0' && *s <= '9'))
+		goto bad;
+	r = strtol(s, &end, 10);
+	if (errno || (*end != 'x' && *end != 'X') || !(end[1] >= '0' && end[1] <= '9'))
+		goto bad;
+	c = strtol(end + 1, &end, 10);
+	if (errno || *end || r < 1 || c < 1 || r > 65536 || c > 65536)
+		goto bad;
+	*rows = (int)r;
+	*cols = (int)c;
+	return 0;
+bad:
+	return b2_usage_err("--grid: expected RxC with whole numbers R, C from 1 to 65536 (e.g. 2x2), got '%s'",
+	                    s ? s : "");
+}

@@ -1,0 +1,118 @@
+"""tests/b2ref.py — independent serial references for the tests: reading
+bfs2d files with h5py, symmetrizing edge lists, plain BFS, and the 2D ownership
+rule of DESIGN.md written straight from its formulas."""
+import os, subprocess, sys
+import numpy as np
+import h5py
+
+BIN = os.environ.get("B2_BIN") or os.path.join(os.path.dirname(__file__), "..", "bin")
+TMP = os.environ.get("B2_TMP") or "/tmp"
+DATA = os.environ.get("B2_DATA") or os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data")
+MPIEXEC = os.environ.get("B2_MPIEXEC", "mpiexec")
+SAN = os.environ.get("B2_SAN", "0") == "1"
+
+class Report:
+    """Prints "ok NAME" / "FAIL NAME: why" lines for tests/run.sh."""
+    def __init__(self):
+        self.failed = 0
+    def check(self, name, cond, why=""):
+        if cond:
+            print("ok", name, flush=True)
+        else:
+            self.failed += 1
+            print("FAIL %s: %s" % (name, why), flush=True)
+        return cond
+    def eq(self, name, got, want):
+        if isinstance(got, np.ndarray) or isinstance(want, np.ndarray):
+            good = np.array_equal(np.asarray(got), np.asarray(want))
+            why = "arrays differ" if not good else ""
+            if not good:
+                g, w = np.asarray(got), np.asarray(want)
+                if g.shape != w.shape:
+                    why = "shapes %s != %s" % (g.shape, w.shape)
+                else:
+                    idx = np.flatnonzero(g.ravel() != w.ravel())
+                    why = "%d elements differ, first at %d: %s != %s" % (len(idx), idx[0], g.ravel()[idx[0]], w.ravel()[idx[0]])
+            return self.check(name, good, why)
+        return self.check(name, got == want, "got %r, want %r" % (got, want))
+
+def run(np_, prog, *args, check=True, **kw):
+    """Runs PROG from BIN on np_ ranks; returns CompletedProcess."""
+    cmd = [os.path.join(BIN, prog)] + [str(a) for a in args]
+    if np_ > 1:
+        cmd = MPIEXEC.split() + ["-n", str(np_)] + cmd
+    p = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    if check and p.returncode != 0:
+        raise RuntimeError("%s exited %d:\n%s" % (" ".join(cmd), p.returncode, p.stderr))
+    return p
+
+def read_edges(path):
+    """(N, tuples int64 [M,2], attrs dict)."""
+    with h5py.File(path, "r") as f:
+        return int(f.attrs["num_vertices"]), f["edges"][...], dict(f.attrs)
+
+def undirected_csr(n, tuples):
+    """Symmetrized, deduplicated, self-loop-free adjacency as CSR (ptr, idx)."""
+    u, v = tuples[:, 0].astype(np.int64), tuples[:, 1].astype(np.int64)
+    keep = u != v
+    u, v = u[keep], v[keep]
+    a = np.concatenate([u, v]); b = np.concatenate([v, u])
+    key = np.unique(a * n + b)
+    a, b = key // n, key % n
+    ptr = np.zeros(n + 1, dtype=np.int64)
+    np.add.at(ptr, a + 1, 1)
+    return np.cumsum(ptr), b
+
+def bfs_levels(n, ptr, idx, root):
+    """Plain serial level-synchronous BFS: level per vertex, -1 unreached."""
+    level = np.full(n, -1, dtype=np.int64)
+    level[root] = 0
+    front = np.array([root], dtype=np.int64)
+    d = 0
+    while len(front):
+        d += 1
+        starts, ends = ptr[front], ptr[front + 1]
+        lens = ends - starts
+        if lens.sum() == 0:
+            break
+        # gather all neighbour lists: position k of the concatenation
+        off = np.repeat(starts - (np.cumsum(lens) - lens), lens)
+        nb = idx[off + np.arange(lens.sum())]
+        nb = np.unique(nb)
+        nb = nb[level[nb] < 0]
+        level[nb] = d
+        front = nb
+    return level
+
+def levels_from_pred(pred, root):
+    """Levels implied by a predecessor array (-1 unreached); None if not a tree."""
+    n = len(pred)
+    level = np.full(n, -1, dtype=np.int64)
+    level[root] = 0
+    reached = np.flatnonzero(pred >= 0)
+    for v in reached:
+        path = []
+        x = v
+        while level[x] < 0:
+            path.append(x)
+            x = pred[x]
+            if len(path) > n:
+                return None
+        for k, y in enumerate(reversed(path)):
+            level[y] = level[x] + k + 1
+    return level
+
+# ---- DESIGN.md's 2D ownership ------------------------------------------
+def block_size(n, r, c):
+    return -(-n // (r * c))
+
+def vertex_owner(v, n, r, c):
+    """(i, j) of the rank owning vertex v: P(i,j) owns block j*R + i."""
+    b = block_size(n, r, c)
+    blk = v // b
+    return blk % r, blk // r
+
+def edge_owner(u, v, n, r, c):
+    """(i, j) storing edge u->v (u the CSC column, v the row)."""
+    b = block_size(n, r, c)
+    return (v // b) % r, u // (b * r)
