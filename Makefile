@@ -26,6 +26,7 @@ BINDIR   := build/san/bin
 NVCC     :=
 CFLAGS   += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDFLAGS  += -fsanitize=address,undefined
+EXTRA_SRCS := tests/san_keep_modules.c
 else
 BUILD    := build/rel
 BINDIR   := bin
@@ -47,7 +48,7 @@ OBJ = $(patsubst %.c,$(BUILD)/%.o,$(1))
 CUOBJ = $(if $(HAVE_CUDA),$(patsubst %.cu,$(BUILD)/%.cu.o,$(1)))
 
 define PROGRAM_RULE
-$(BINDIR)/$(1): $(call OBJ,$($(1)_SRCS) $(COMMON_SRCS)) $(call CUOBJ,$($(1)_CUSRCS))
+$(BINDIR)/$(1): $(call OBJ,$($(1)_SRCS) $(COMMON_SRCS) $(EXTRA_SRCS)) $(call CUOBJ,$($(1)_CUSRCS))
 	@mkdir -p $$(@D)
 	$$(CC) $$(LDFLAGS) -o $$@ $$^ $$(LDLIBS) $(if $(and $(HAVE_CUDA),$($(1)_CUSRCS)),$$(CUDA_LIBS))
 endef

@@ -7,10 +7,36 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 #include "h5util.h"
 
+static char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *d = malloc(n);
+	if (d)
+		memcpy(d, s, n);
+	return d;
+}
+
 char b2_tmp_for_signal[4096];
+int b2_h5_poisoned;
+
+int b2_check_space(const char *path, uint64_t bytes)
+{
+	char *d = xstrdup(path);
+	struct statvfs st;
+	int error = 0;
+	if (!d)
+		return b2_err(B2_EIO, "out of host memory");
+	const char *dir = dirname(d);
+	if (statvfs(dir, &st) == 0 && (uint64_t)st.f_bavail * st.f_frsize < bytes)
+		error = b2_err(B2_EIO, "cannot write %s: it needs %.1f MiB and %s has %.1f MiB free", path,
+		               (double)bytes / 1048576.0, dir, (double)st.f_bavail * (double)st.f_frsize / 1048576.0);
+	free(d);
+	return error;
+}
 
 static int comm_size(MPI_Comm comm)
 {
@@ -41,15 +67,6 @@ static hid_t make_fapl(MPI_Comm comm)
 		H5Pset_coll_metadata_write(fapl, 1);
 	}
 	return fapl;
-}
-
-static char *xstrdup(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *d = malloc(n);
-	if (d)
-		memcpy(d, s, n);
-	return d;
 }
 
 int b2_h5_create(b2_h5out *out, const char *path, MPI_Comm comm, const char *format, int version)
@@ -128,8 +145,13 @@ int b2_h5_commit(b2_h5out *out, int error)
 	error = b2_agree(error, out->comm);
 	if (out->file >= 0) {
 		/* H5Fclose flushes: a full disk shows up here */
-		if (H5Fclose(out->file) < 0 && !error)
-			error = b2_err(B2_EIO, "cannot finish writing %s (disk full?)", out->path);
+		if (H5Fclose(out->file) < 0) {
+			if (!error)
+				error = b2_err(B2_EIO, "cannot finish writing %s (disk full?)", out->path);
+			/* HDF5 1.10 leaves a file whose close failed half torn down, and
+			 * would crash closing it again when MPI_Finalize ends the library */
+			b2_h5_poisoned = 1;
+		}
 		out->file = -1;
 	}
 	error = b2_agree(error, out->comm);

@@ -29,6 +29,14 @@ int b2_h5_create(b2_h5out *out, const char *path, MPI_Comm comm,
  * agreed code (or B2_EIO if closing or renaming failed). */
 int b2_h5_commit(b2_h5out *out, int error);
 
+/* Fails with B2_EIO naming path, the need and what is free when the
+ * directory of path has fewer than `bytes` bytes free (checked before
+ * writing, so a full disk is reported before anything is written). */
+int b2_check_space(const char *path, uint64_t bytes);
+/* Set when closing an output failed: HDF5 then cannot end cleanly, and
+ * b2_finish exits without MPI_Finalize. */
+extern int b2_h5_poisoned;
+
 /* Collective over comm. Opens read-only; B2_EIO if the file cannot be opened
  * (missing, no permission), B2_EDATA if it is not HDF5 / truncated, or if its
  * `format` attribute is not expect_format (the message names what was found).

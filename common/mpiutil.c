@@ -12,6 +12,7 @@ const char *b2_prog = "bfs2d";
 
 /* Set by h5util while a temporary output exists, so that a signal removes it. */
 extern char b2_tmp_for_signal[4096];
+extern int b2_h5_poisoned;
 
 static void on_signal(int sig)
 {
@@ -50,6 +51,13 @@ int b2_finish(int error)
 	if (error == B2_EXIT_HELP)
 		error = 0;
 	fflush(stdout);
+	fflush(stderr);
+	if (b2_agree(b2_h5_poisoned, MPI_COMM_WORLD)) {
+		/* HDF5 would crash finalizing a file whose close failed; the
+		 * outputs are already removed, so leave without MPI_Finalize */
+		MPI_Barrier(MPI_COMM_WORLD);
+		_exit(error ? error : B2_EIO);
+	}
 	MPI_Finalize();
 	return error;
 }

@@ -116,3 +116,24 @@ def edge_owner(u, v, n, r, c):
     """(i, j) storing edge u->v (u the CSC column, v the row)."""
     b = block_size(n, r, c)
     return (v // b) % r, u // (b * r)
+
+# ---- common/b2.h's counter-based mixing, for fingerprints ---------------
+M64 = (1 << 64) - 1
+def _mix64(z):
+    z = np.asarray(z, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xbf58476d1ce4e5b9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94d049bb133111eb)
+        return z ^ (z >> np.uint64(31))
+
+def fingerprint(tuples, row0=0):
+    """The edge-file fingerprint of common/b2.h: sum over rows r of
+    b2_fp_tuple(r, u, v) mod 2^64, written again from its definition."""
+    tuples = np.asarray(tuples, dtype=np.int64)
+    r = np.arange(row0, row0 + len(tuples), dtype=np.uint64)
+    u = tuples[:, 0].astype(np.uint64)
+    v = tuples[:, 1].astype(np.uint64)
+    with np.errstate(over="ignore"):
+        h = _mix64(_mix64(r + np.uint64(0x3c6ef372fe94f82b)) ^ _mix64(u + np.uint64(0xa54ff53a5f1d36f1))
+                   ^ (v * np.uint64(0x9e3779b97f4a7c15)))
+        return int(h.sum(dtype=np.uint64))  # numpy's uint64 sum wraps mod 2^64

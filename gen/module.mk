@@ -1,0 +1,5 @@
+# gen/: the graph sources. rmat-gen (Graph500 Kronecker) and snap-import
+# (SNAP edge lists, Matrix Market).
+PROGRAMS += rmat-gen snap-import
+rmat-gen_SRCS    := gen/rmat_gen.c gen/kronecker.c
+snap-import_SRCS := $(wildcard gen/snap_*.c)
