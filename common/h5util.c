@@ -493,6 +493,18 @@ int b2_dset_rows(uint64_t *rows, hid_t dset)
 	return 0;
 }
 
+/* Collective transfer only means something on a file opened through MPI-IO. */
+static int file_is_mpio(hid_t obj)
+{
+	hid_t f = H5Iget_file_id(obj), fapl = f >= 0 ? H5Fget_access_plist(f) : -1;
+	int mpio = fapl >= 0 && H5Pget_driver(fapl) == H5FD_MPIO;
+	if (fapl >= 0)
+		H5Pclose(fapl);
+	if (f >= 0)
+		H5Fclose(f);
+	return mpio;
+}
+
 static int rows_io(hid_t dset, hid_t memtype, uint64_t row0, uint64_t nrows, void *buf,
                    int collective, int write)
 {
@@ -516,7 +528,7 @@ static int rows_io(hid_t dset, hid_t memtype, uint64_t row0, uint64_t nrows, voi
 		H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, cnt, NULL);
 		ms = H5Screate_simple(rank, cnt, NULL);
 	}
-	if (collective)
+	if (collective && file_is_mpio(dset))
 		H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE);
 	herr_t rc = write ? H5Dwrite(dset, memtype, ms, fs, dxpl, buf)
 	                  : H5Dread(dset, memtype, ms, fs, dxpl, buf);
@@ -550,7 +562,7 @@ int b2_dset_put_small(hid_t loc, const char *name, hid_t type, int rank, const u
 	int error = 0;
 	hid_t d = -1;
 	B2_TRY(b2_dset_create(&d, loc, name, type, rank, dims, 0, 0));
-	error = b2_dset_write_rows(d, type, 0, b2_rank == 0 ? dims[0] : 0, buf, b2_nranks > 1);
+	error = b2_dset_write_rows(d, type, 0, b2_rank == 0 ? dims[0] : 0, buf, 1);
 done:
 	if (d >= 0)
 		H5Dclose(d);
