@@ -399,10 +399,13 @@ int b2_attr_get_str(char **out, hid_t obj, const char *name, const char *where)
 		memcpy(*out, vs, n);
 		H5free_memory(vs);
 	} else {
+		/* one byte more than stored, NUL-terminated: a NULLPAD string that
+		 * fills its size (as h5py writes them) keeps its last character */
 		size_t n = H5Tget_size(t);
 		B2_TRY(b2_calloc(out, n + 1, 1, "string attribute"));
 		mt = H5Tcopy(H5T_C_S1);
-		H5Tset_size(mt, n);
+		H5Tset_size(mt, n + 1);
+		H5Tset_strpad(mt, H5T_STR_NULLTERM);
 		if (H5Aread(a, mt, *out) < 0)
 			B2_FAIL0(B2_EDATA, "%s: cannot read attribute '%s'", where, name);
 	}

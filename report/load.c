@@ -1,0 +1,413 @@
+/* load.c — reading BFS and validation files (docs/FORMATS.md) and checking
+ * that a validation file belongs to its BFS file. */
+#include <hdf5.h>
+#include <libgen.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "h5util.h"
+#include "report.h"
+
+const char *const report_phase_names[NPHASE] = {
+	"expand exchange", "frontier expansion", "fold exchange",
+	"frontier update", "termination test", "predecessor resolution"};
+
+/* Dimensions of a dataset (rank 1 or 2); B2_EDATA naming it if absent. */
+static int dset_dims(uint64_t *d0, uint64_t *d1, hid_t f, const char *name, int rank,
+                     const char *where)
+{
+	int error = 0;
+	hid_t d = -1, s = -1;
+	hsize_t d_[2] = {0, 0};
+	if (H5Lexists(f, name, H5P_DEFAULT) <= 0)
+		B2_FAIL(B2_EDATA, "%s: dataset %s is missing", where, name);
+	d = H5Dopen2(f, name, H5P_DEFAULT);
+	s = d >= 0 ? H5Dget_space(d) : -1;
+	if (s < 0)
+		B2_FAIL(B2_EDATA, "%s: cannot open dataset %s", where, name);
+	if (H5Sget_simple_extent_ndims(s) != rank)
+		B2_FAIL(B2_EDATA, "%s: dataset %s should have %d dimension(s)", where, name, rank);
+	H5Sget_simple_extent_dims(s, d_, NULL);
+	*d0 = d_[0];
+	if (d1)
+		*d1 = d_[1];
+done:
+	if (s >= 0) H5Sclose(s);
+	if (d >= 0) H5Dclose(d);
+	return error;
+}
+
+/* Reads a whole dataset of `rows` rows and `cols` columns (0: rank 1) into a
+ * new buffer of elements of memtype; the row count must be `rows`. */
+static int read_all(void *out, hid_t f, const char *name, hid_t memtype, int64_t rows,
+                    uint64_t cols, const char *where)
+{
+	int error = 0;
+	hid_t d = -1;
+	uint64_t n = 0;
+	void *buf = NULL;
+	*(void **)out = NULL;
+	B2_TRY(b2_dset_open(&d, f, name, memtype, cols ? 2 : 1, cols, where));
+	B2_TRY(b2_dset_rows(&n, d));
+	if ((int64_t)n != rows)
+		B2_FAIL(B2_EDATA, "%s: dataset %s has %llu rows, expected %lld", where, name,
+		        (unsigned long long)n, (long long)rows);
+	B2_TRY(b2_alloc(&buf, (size_t)(rows ? rows : 1) * (cols ? cols : 1) * H5Tget_size(memtype),
+	                name));
+	if (rows > 0)
+		B2_TRY(b2_dset_read_rows(d, memtype, 0, (uint64_t)rows, buf, 0));
+	*(void **)out = buf;
+	buf = NULL;
+done:
+	free(buf);
+	if (d >= 0) H5Dclose(d);
+	return error;
+}
+
+static int opt_str(char **out, hid_t f, const char *name, const char *where)
+{
+	if (!b2_attr_exists(f, name)) {
+		*out = NULL;
+		return 0;
+	}
+	return b2_attr_get_str(out, f, name, where);
+}
+static int opt_i64(int64_t *out, hid_t f, const char *name, const char *where, int64_t dflt)
+{
+	*out = dflt;
+	return b2_attr_exists(f, name) ? b2_attr_get_i64(out, f, name, where) : 0;
+}
+static int opt_f64(double *out, hid_t f, const char *name, const char *where)
+{
+	*out = NAN;
+	return b2_attr_exists(f, name) ? b2_attr_get_f64(out, f, name, where) : 0;
+}
+
+/* A list of fixed- or variable-length strings stored as one attribute. */
+static int get_strv(char ***out, int *n, hid_t obj, const char *name, const char *where)
+{
+	int error = 0;
+	hid_t a = -1, s = -1, t = -1, mt = -1;
+	char *buf = NULL, **vbuf = NULL, **list = NULL;
+	hssize_t np = 0;
+	*out = NULL;
+	*n = 0;
+	a = H5Aopen(obj, name, H5P_DEFAULT);
+	s = a >= 0 ? H5Aget_space(a) : -1;
+	t = a >= 0 ? H5Aget_type(a) : -1;
+	if (s < 0 || t < 0 || H5Tget_class(t) != H5T_STRING)
+		B2_FAIL(B2_EDATA, "%s: attribute '%s' should be a list of strings", where, name);
+	np = H5Sget_simple_extent_npoints(s);
+	if (np <= 0 || np > 1000)
+		B2_FAIL(B2_EDATA, "%s: attribute '%s' has %lld strings", where, name, (long long)np);
+	B2_TRY(b2_calloc(&list, (size_t)np, sizeof *list, name));
+	mt = H5Tcopy(H5T_C_S1);
+	if (H5Tis_variable_str(t) > 0) {
+		H5Tset_size(mt, H5T_VARIABLE);
+		B2_TRY(b2_calloc(&vbuf, (size_t)np, sizeof *vbuf, name));
+		if (H5Aread(a, mt, vbuf) < 0)
+			B2_FAIL(B2_EDATA, "%s: cannot read attribute '%s'", where, name);
+		for (hssize_t i = 0; i < np && !error; i++)
+			if ((list[i] = strdup(vbuf[i] ? vbuf[i] : "")) == NULL)
+				error = b2_err(B2_EIO, "out of memory for attribute '%s'", name);
+		H5Dvlen_reclaim(mt, s, H5P_DEFAULT, vbuf);
+		if (error)
+			goto done;
+	} else {
+		size_t sz = H5Tget_size(t);
+		H5Tset_size(mt, sz);
+		B2_TRY(b2_calloc(&buf, (size_t)np * sz + 1, 1, name));
+		if (H5Aread(a, mt, buf) < 0)
+			B2_FAIL(B2_EDATA, "%s: cannot read attribute '%s'", where, name);
+		for (hssize_t i = 0; i < np; i++) {
+			if ((list[i] = calloc(sz + 1, 1)) == NULL)
+				B2_FAIL(B2_EIO, "out of memory for attribute '%s'", name);
+			memcpy(list[i], buf + (size_t)i * sz, sz);
+		}
+	}
+	*out = list;
+	*n = (int)np;
+	list = NULL;
+done:
+	if (list) {
+		for (hssize_t i = 0; i < np; i++)
+			free(list[i]);
+		free(list);
+	}
+	free(buf);
+	free(vbuf);
+	if (mt >= 0) H5Tclose(mt);
+	if (t >= 0) H5Tclose(t);
+	if (s >= 0) H5Sclose(s);
+	if (a >= 0) H5Aclose(a);
+	return error;
+}
+
+/* "results/rmat-s16-e16.h5" -> "rmat-s16-e16" */
+static char *graph_name(const char *edges_file)
+{
+	const char *b = strrchr(edges_file, '/');
+	b = b ? b + 1 : edges_file;
+	char *g = strdup(b);
+	if (g) {
+		size_t n = strlen(g);
+		if (n > 3 && strcmp(g + n - 3, ".h5") == 0)
+			g[n - 3] = 0;
+	}
+	return g;
+}
+
+/* Reads the format attribute of any HDF5 file: "" for an HDF5 file without
+ * one. Used to tell BFS files from validation files on the command line. */
+int report_file_format(char *fmt, size_t n, const char *path)
+{
+	int error = 0;
+	hid_t f = -1;
+	B2_TRY(b2_h5_open(&f, path, MPI_COMM_SELF, NULL));
+	B2_TRY(b2_h5_format(fmt, n, f));
+done:
+	if (f >= 0) H5Fclose(f);
+	return error;
+}
+
+int run_load_bfs(run *r, const char *path)
+{
+	int error = 0;
+	hid_t f = -1;
+	uint64_t k0 = 0, l0 = 0, p0 = 0, p1 = 0;
+	r->bfs_path = path;
+	B2_TRY(b2_h5_open(&f, path, MPI_COMM_SELF, "bfs2d-bfs"));
+	B2_TRY(b2_attr_get_i64(&r->N, f, "num_vertices", path));
+	B2_TRY(b2_attr_get_i64(&r->M, f, "num_input_edges", path));
+	B2_TRY(b2_attr_get_i64(&r->rows, f, "grid_rows", path));
+	B2_TRY(b2_attr_get_i64(&r->cols, f, "grid_cols", path));
+	B2_TRY(b2_attr_get_u64(&r->fp, f, "edges_fingerprint", path));
+	B2_TRY(b2_attr_get_str(&r->edges_file, f, "edges_file", path));
+	B2_TRY(b2_attr_get_str(&r->backend, f, "backend", path));
+	B2_TRY(opt_i64(&r->ranks, f, "num_ranks", path, r->rows * r->cols));
+	B2_TRY(opt_i64(&r->gpus, f, "num_gpus", path, 0));
+	B2_TRY(opt_i64(&r->nroots, f, "nroots", path, -1));
+	B2_TRY(opt_i64(&r->scale, f, "scale", path, -1));
+	B2_TRY(opt_i64(&r->edgefactor, f, "edgefactor", path, -1));
+	B2_TRY(opt_str(&r->partition_file, f, "partition_file", path));
+	B2_TRY(opt_str(&r->devices, f, "devices", path));
+	B2_TRY(opt_f64(&r->gen_time, f, "generation_time", path));
+	B2_TRY(opt_f64(&r->load_time, f, "load_time", path));
+	B2_TRY(opt_f64(&r->part_time, f, "partition_time", path));
+	r->seed = 0;
+	if (b2_attr_exists(f, "seed"))
+		B2_TRY(b2_attr_get_u64(&r->seed, f, "seed", path));
+	if (r->N < 1 || r->M < 0 || r->rows < 1 || r->cols < 1)
+		B2_FAIL(B2_EDATA, "%s: bad attributes: num_vertices %lld, num_input_edges %lld, grid %lldx%lld",
+		        path, (long long)r->N, (long long)r->M, (long long)r->rows, (long long)r->cols);
+	B2_TRY(dset_dims(&k0, NULL, f, "roots", 1, path));
+	r->K = (int64_t)k0;
+	if (r->K == 0)
+		B2_FAIL(B2_EDATA, "%s: an empty run: /roots has no searches", path);
+	B2_TRY(read_all(&r->roots, f, "roots", H5T_NATIVE_INT64, r->K, 0, path));
+	B2_TRY(read_all(&r->time, f, "time", H5T_NATIVE_DOUBLE, r->K, 0, path));
+	B2_TRY(read_all(&r->nedge, f, "nedge", H5T_NATIVE_INT64, r->K, 0, path));
+	B2_TRY(read_all(&r->visited, f, "visited", H5T_NATIVE_INT64, r->K, 0, path));
+	B2_TRY(dset_dims(&p0, &p1, f, "phase_time", 2, path));
+	if (p1 != NPHASE)
+		B2_FAIL(B2_EDATA, "%s: dataset phase_time should have %d columns, has %llu", path,
+		        NPHASE, (unsigned long long)p1);
+	B2_TRY(read_all(&r->phase, f, "phase_time", H5T_NATIVE_DOUBLE, r->K, NPHASE, path));
+	B2_TRY(dset_dims(&k0, &l0, f, "frontier_size", 2, path));
+	if (l0 < 1)
+		B2_FAIL(B2_EDATA, "%s: dataset frontier_size has no levels", path);
+	r->L = (int64_t)l0;
+	B2_TRY(read_all(&r->frontier, f, "frontier_size", H5T_NATIVE_INT64, r->K, l0, path));
+	for (int64_t k = 0; k < r->K; k++) {
+		if (r->roots[k] < 0 || r->roots[k] >= r->N)
+			B2_FAIL(B2_EDATA, "%s: /roots[%lld] = %lld is not a vertex (N = %lld)", path,
+			        (long long)k, (long long)r->roots[k], (long long)r->N);
+		if (!(r->time[k] > 0) || !isfinite(r->time[k]))
+			B2_FAIL(B2_EDATA, "%s: /time[%lld] = %g, expected a positive number of seconds",
+			        path, (long long)k, r->time[k]);
+		if (r->nedge[k] < 1)
+			B2_FAIL(B2_EDATA, "%s: /nedge[%lld] = %lld, expected at least 1 (a root has degree >= 1)",
+			        path, (long long)k, (long long)r->nedge[k]);
+	}
+	r->graph = graph_name(r->edges_file);
+	if (!r->graph)
+		B2_FAIL(B2_EIO, "out of memory");
+	r->ndev = r->gpus > 0 ? r->gpus : r->ranks;
+done:
+	if (f >= 0) H5Fclose(f);
+	return error;
+}
+
+static const char *base_name(const char *p)
+{
+	const char *b = strrchr(p, '/');
+	return b ? b + 1 : p;
+}
+
+int run_load_valid(run *r, const char *path)
+{
+	int error = 0;
+	hid_t f = -1;
+	uint64_t fp = 0, n0 = 0;
+	char *bfs_file = NULL;
+	int64_t ns = 0, np_ = 0, nf = 0;
+	r->valid_path = path;
+	B2_TRY(b2_h5_open(&f, path, MPI_COMM_SELF, "bfs2d-validation"));
+	B2_TRY(b2_attr_get_str(&bfs_file, f, "bfs_file", path));
+	B2_TRY(b2_attr_get_u64(&fp, f, "edges_fingerprint", path));
+	if (strcmp(base_name(bfs_file), base_name(r->bfs_path)) != 0)
+		B2_FAIL(B2_EDATA, "%s validates '%s', not %s: give each BFS file followed by its own validation file",
+		        path, bfs_file, r->bfs_path);
+	if (fp != r->fp)
+		B2_FAIL(B2_EDATA, "%s: edges_fingerprint %016llx differs from %s's %016llx: they are not of the same graph",
+		        path, (unsigned long long)fp, r->bfs_path, (unsigned long long)r->fp);
+	B2_TRY(dset_dims(&n0, NULL, f, "search", 1, path));
+	r->Kp = (int64_t)n0;
+	B2_TRY(read_all(&r->v_search, f, "search", H5T_NATIVE_INT64, r->Kp, 0, path));
+	B2_TRY(read_all(&r->v_root, f, "root", H5T_NATIVE_INT64, r->Kp, 0, path));
+	B2_TRY(read_all(&r->v_passed, f, "passed", H5T_NATIVE_INT64, r->Kp, 0, path));
+	B2_TRY(read_all(&r->v_rule, f, "rule", H5T_NATIVE_INT64, r->Kp, 0, path));
+	B2_TRY(read_all(&r->v_example, f, "example_vertex", H5T_NATIVE_INT64, r->Kp, 0, path));
+	B2_TRY(read_all(&r->v_nedge, f, "nedge", H5T_NATIVE_INT64, r->Kp, 0, path));
+	B2_TRY(read_all(&r->v_time, f, "time", H5T_NATIVE_DOUBLE, r->Kp, 0, path));
+	B2_TRY(opt_i64(&ns, f, "num_searches", path, r->Kp));
+	B2_TRY(opt_i64(&np_, f, "num_passed", path, -1));
+	B2_TRY(opt_i64(&nf, f, "num_failed", path, -1));
+	if (b2_attr_exists(f, "rule_names"))
+		B2_TRY(get_strv(&r->rule_names, &r->nrules, f, "rule_names", path));
+	if (ns != r->Kp)
+		B2_FAIL(B2_EDATA, "%s: num_searches is %lld but /search has %lld rows", path,
+		        (long long)ns, (long long)r->Kp);
+	if (r->Kp == 0)
+		B2_FAIL(B2_EDATA, "%s: an empty validation: no searches were validated", path);
+	B2_TRY(b2_calloc(&r->v_row, (size_t)r->K, sizeof *r->v_row, "validation rows"));
+	for (int64_t k = 0; k < r->K; k++)
+		r->v_row[k] = -1;
+	int64_t cnt = 0;
+	for (int64_t q = 0; q < r->Kp; q++) {
+		int64_t s = r->v_search[q];
+		if (s < 0 || s >= r->K)
+			B2_FAIL(B2_EDATA, "%s: /search[%lld] = %lld, but %s has %lld searches", path,
+			        (long long)q, (long long)s, r->bfs_path, (long long)r->K);
+		if (r->v_row[s] >= 0)
+			B2_FAIL(B2_EDATA, "%s: search %lld is validated twice (/search rows %lld and %lld)",
+			        path, (long long)s, (long long)r->v_row[s], (long long)q);
+		if (r->v_root[q] != r->roots[s])
+			B2_FAIL(B2_EDATA, "%s: /root[%lld] = %lld but search %lld of %s has root %lld: not its validation file",
+			        path, (long long)q, (long long)r->v_root[q], (long long)s, r->bfs_path,
+			        (long long)r->roots[s]);
+		if (r->v_passed[q] != 0 && r->v_passed[q] != 1)
+			B2_FAIL(B2_EDATA, "%s: /passed[%lld] = %lld, expected 0 or 1", path, (long long)q,
+			        (long long)r->v_passed[q]);
+		r->v_row[s] = q;
+		cnt += r->v_passed[q];
+	}
+	if ((np_ >= 0 && np_ != cnt) || (nf >= 0 && nf != r->Kp - cnt))
+		B2_FAIL(B2_EDATA, "%s: num_passed/num_failed (%lld/%lld) disagree with /passed (%lld of %lld)",
+		        path, (long long)np_, (long long)nf, (long long)cnt, (long long)r->Kp);
+done:
+	free(bfs_file);
+	if (f >= 0) H5Fclose(f);
+	return error;
+}
+
+const char *run_rule_name(const run *r, int64_t rule)
+{
+	if (r->rule_names && rule >= 0 && rule < r->nrules)
+		return r->rule_names[rule];
+	return "?";
+}
+
+int run_derive(run *r, const report_opts *o)
+{
+	int error = 0;
+	B2_TRY(b2_calloc(&r->status, (size_t)r->K, sizeof *r->status, "search status"));
+	B2_TRY(b2_calloc(&r->used, (size_t)r->K, sizeof *r->used, "search list"));
+	r->npassed = r->nfailed = r->nunvalidated = r->nused = 0;
+	for (int64_t k = 0; k < r->K; k++) {
+		int64_t q = r->v_row ? r->v_row[k] : -1;
+		r->status[k] = q < 0 ? ST_UNVALIDATED : r->v_passed[q] ? ST_PASSED : ST_FAILED;
+		if (r->status[k] == ST_PASSED) r->npassed++;
+		if (r->status[k] == ST_FAILED) r->nfailed++;
+		if (r->status[k] == ST_UNVALIDATED) r->nunvalidated++;
+		if (r->status[k] == ST_PASSED || (r->status[k] == ST_UNVALIDATED && o->unvalidated))
+			r->used[r->nused++] = k;
+	}
+	B2_TRY(b2_calloc(&r->u_time, (size_t)r->K, sizeof(double), "times"));
+	B2_TRY(b2_calloc(&r->u_nedge, (size_t)r->K, sizeof(double), "nedge"));
+	B2_TRY(b2_calloc(&r->u_teps, (size_t)r->K, sizeof(double), "TEPS"));
+	B2_TRY(b2_calloc(&r->frontier_mean, (size_t)r->L, sizeof(double), "frontier sizes"));
+	for (int64_t i = 0; i < r->nused; i++) {
+		int64_t k = r->used[i], q = r->v_row ? r->v_row[k] : -1;
+		/* nedge as the validator recomputed it from the edge file, when it did */
+		int64_t ne = q >= 0 ? r->v_nedge[q] : r->nedge[k];
+		if (q >= 0 && r->v_nedge[q] != r->nedge[k])
+			b2_warn("%s: search %lld: nedge %lld differs from %lld recomputed by %s; using the latter",
+			        r->bfs_path, (long long)k, (long long)r->nedge[k], (long long)r->v_nedge[q],
+			        r->valid_path);
+		if (ne < 1)
+			B2_FAIL(B2_EDATA, "%s: search %lld: nedge %lld, expected at least 1",
+			        r->valid_path, (long long)k, (long long)ne);
+		r->u_time[i] = r->time[k];
+		r->u_nedge[i] = (double)ne;
+		r->u_teps[i] = (double)ne / r->time[k];
+		for (int p = 0; p < NPHASE; p++)
+			r->phase_mean[p] += r->phase[k * NPHASE + p] / (double)r->nused;
+		for (int64_t l = 0; l < r->L; l++)
+			r->frontier_mean[l] += (double)r->frontier[k * r->L + l] / (double)r->nused;
+	}
+	if (r->nused > 0) {
+		double *spe = NULL;
+		B2_TRY(get_stats(&r->time_st, r->u_time, r->nused));
+		B2_TRY(get_stats(&r->nedge_st, r->u_nedge, r->nused));
+		B2_TRY(b2_alloc(&spe, (size_t)r->nused * sizeof *spe, "seconds per edge"));
+		for (int64_t i = 0; i < r->nused; i++)
+			spe[i] = r->u_time[i] / r->u_nedge[i];
+		error = get_stats(&r->spe_st, spe, r->nused);
+		free(spe);
+		if (error)
+			goto done;
+		/* TEPS statistics as the Graph500 reference derives them: from the
+		 * statistics of seconds per edge, inverted (so the mean becomes the
+		 * harmonic mean of TEPS, and the quartiles swap) */
+		r->teps_min = 1.0 / r->spe_st.max;
+		r->teps_q1 = 1.0 / r->spe_st.q3;
+		r->teps_median = 1.0 / r->spe_st.median;
+		r->teps_q3 = 1.0 / r->spe_st.q1;
+		r->teps_max = 1.0 / r->spe_st.min;
+		r->hmean_teps = 1.0 / r->spe_st.mean;
+		r->hstd_teps = r->nused > 1 ? r->spe_st.std / (r->spe_st.mean * r->spe_st.mean *
+		                                               sqrt((double)(r->nused - 1)))
+		                            : NAN;
+	}
+	if (r->Kp > 0) {
+		B2_TRY(get_stats(&r->valid_st, r->v_time, r->Kp));
+		r->has_valid_st = 1;
+	}
+	if (r->scale >= 0 && r->edgefactor >= 0) {
+		r->scale_shown = r->scale;
+		r->ef_shown = r->edgefactor;
+	} else {
+		/* an imported graph: the nearest Kronecker shape, as the paper's table */
+		r->approx_scale = 1;
+		r->scale_shown = (int64_t)llround(log2((double)r->N));
+		r->ef_shown = (int64_t)llround((double)r->M / (double)r->N);
+	}
+done:
+	return error;
+}
+
+void run_free(run *r)
+{
+	free(r->edges_file); free(r->partition_file); free(r->backend); free(r->devices);
+	free(r->graph);
+	free(r->roots); free(r->nedge); free(r->visited); free(r->frontier);
+	free(r->time); free(r->phase);
+	free(r->v_search); free(r->v_root); free(r->v_passed); free(r->v_rule);
+	free(r->v_example); free(r->v_nedge); free(r->v_time);
+	for (int i = 0; i < r->nrules; i++)
+		free(r->rule_names[i]);
+	free(r->rule_names);
+	free(r->status); free(r->v_row); free(r->used);
+	free(r->u_time); free(r->u_nedge); free(r->u_teps); free(r->frontier_mean);
+}

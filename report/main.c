@@ -1,0 +1,163 @@
+/* bfs-report — Graph500 statistics, comparison and scaling tables, JSON/CSV
+ * and SVG plots from BFS files and their validation files. One process. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "report.h"
+
+static const char help[] =
+	"Usage: bfs-report BFS.h5 [VALID.h5] [BFS.h5 [VALID.h5] ...] [options]\n"
+	"Prints, for each run (a BFS file of bfs-gpu, followed by its validation file of\n"
+	"bfs-validate), the Graph500 statistics block with the reference code's field\n"
+	"names (SCALE, edgefactor, NBFS, ..., bfs  harmonic_mean_TEPS, ... validate),\n"
+	"so that Graph500 output parsers read it. TEPS count only searches that passed\n"
+	"validation. With several runs: a comparison table (graph, scale, grid, GPUs,\n"
+	"backend, harmonic-mean GTEPS, GTEPS per GPU, speed-up over the first run) and\n"
+	"the weak- and strong-scaling tables the runs make up.\n"
+	"\n"
+	"      --format FMT     text (default), json or csv\n"
+	"      --svg DIR        also write plots into DIR (created if needed): teps.svg\n"
+	"                       (TEPS per search), phases.svg (time per BFS phase),\n"
+	"                       scaling.svg (TEPS against GPUs), frontier.svg (frontier\n"
+	"                       size per level) and index.html showing them all\n"
+	"      --unvalidated    accept BFS files without a validation file (their TEPS\n"
+	"                       are marked UNVALIDATED)\n"
+	"      --per-search     text: also list every search (root, time, nedge, TEPS)\n"
+	"  -o, --output FILE    write the report to FILE (atomically) instead of stdout\n"
+	"  -q, --quiet          no warnings\n"
+	"  -h, --help, -V, --version\n"
+	"\n"
+	"Exit codes: 0 ok; 1 a search failed validation (its run is reported without it);\n"
+	"2 usage (also: a BFS file without validation and no --unvalidated); 3 bad input\n"
+	"(not a BFS or validation file, a validation file of another BFS file or graph,\n"
+	"an empty run); 4 cannot read or write.\n";
+
+#define USAGE(...) do { error = b2_usage_err(__VA_ARGS__); goto done; } while (0)
+
+enum { OPT_FORMAT = 1000, OPT_SVG, OPT_UNVALIDATED, OPT_PER_SEARCH };
+
+static int write_report(run *runs, int nruns, const report_opts *o, const char *format,
+                        const char *output)
+{
+	int error = 0;
+	FILE *f = stdout;
+	char *tmp = NULL;
+	if (output) {
+		size_t n = strlen(output) + 64;
+		B2_TRY(b2_alloc(&tmp, n, "file name"));
+		const char *slash = strrchr(output, '/');
+		snprintf(tmp, n, "%.*s.%s.tmp-%ld", slash ? (int)(slash - output + 1) : 0, output,
+		         slash ? slash + 1 : output, (long)getpid());
+		if ((f = fopen(tmp, "w")) == NULL)
+			B2_FAIL(B2_EIO, "cannot write %s: %s", tmp, strerror(errno));
+	}
+	if (strcmp(format, "json") == 0)
+		error = print_json(f, runs, nruns);
+	else if (strcmp(format, "csv") == 0)
+		error = print_csv(f, runs, nruns);
+	else
+		error = print_text(f, runs, nruns, o);
+	if (fflush(f) != 0 && !error)
+		error = b2_err(B2_EIO, "cannot write %s: %s", output ? output : "the report", strerror(errno));
+	if (output) {
+		if (fclose(f) != 0 && !error)
+			error = b2_err(B2_EIO, "cannot write %s: %s", output, strerror(errno));
+		f = NULL;
+		if (!error && rename(tmp, output) != 0)
+			error = b2_err(B2_EIO, "cannot rename %s to %s: %s", tmp, output, strerror(errno));
+		if (error)
+			unlink(tmp);
+	}
+done:
+	free(tmp);
+	return error;
+}
+
+int main(int argc, char **argv)
+{
+	int error = b2_init(&argc, &argv, "bfs-report");
+	b2_stdopts std = {0};
+	report_opts o = {0};
+	const char *format = "text", *svgdir = NULL;
+	run *runs = NULL;
+	int nruns = 0;
+	static const struct option longopts[] = {
+		{"format", required_argument, 0, OPT_FORMAT},
+		{"svg", required_argument, 0, OPT_SVG},
+		{"unvalidated", no_argument, 0, OPT_UNVALIDATED},
+		{"per-search", no_argument, 0, OPT_PER_SEARCH},
+		B2_STD_LONGOPTS, {0, 0, 0, 0}};
+	if (error)
+		return error;
+	int c;
+	while ((c = getopt_long(argc, argv, B2_STD_SHORTOPTS, longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_FORMAT:
+			format = optarg;
+			if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "csv"))
+				USAGE("--format must be text, json or csv, not '%s'", optarg);
+			break;
+		case OPT_SVG: svgdir = optarg; break;
+		case OPT_UNVALIDATED: o.unvalidated = 1; break;
+		case OPT_PER_SEARCH: o.per_search = 1; break;
+		default:
+			error = b2_std_option(&std, c, optarg, help);
+			if (error == -1)
+				error = b2_usage_err("unknown option");
+			if (error)
+				goto done;
+		}
+	}
+	if (optind >= argc)
+		USAGE("no BFS file given");
+	if (b2_rank != 0) /* one process does the work; others only agree on the exit */
+		goto done;
+	B2_TRY(b2_calloc(&runs, (size_t)(argc - optind), sizeof *runs, "runs"));
+	for (int i = optind; i < argc; i++) {
+		char fmt[128];
+		const char *path = argv[i];
+		B2_TRY(report_file_format(fmt, sizeof fmt, path));
+		if (strcmp(fmt, "bfs2d-bfs") == 0) {
+			run *r = &runs[nruns++];
+			r->index = nruns;
+			B2_TRY(run_load_bfs(r, path));
+		} else if (strcmp(fmt, "bfs2d-validation") == 0) {
+			if (nruns == 0)
+				USAGE("%s is a validation file, but no BFS file comes before it", path);
+			if (runs[nruns - 1].valid_path)
+				USAGE("%s: %s already has its validation file %s", path,
+				                     runs[nruns - 1].bfs_path, runs[nruns - 1].valid_path);
+			B2_TRY(run_load_valid(&runs[nruns - 1], path));
+		} else
+			B2_FAIL(B2_EDATA, "%s: a %s file, not a BFS file (bfs2d-bfs) or a validation file (bfs2d-validation)",
+			        path, fmt[0] ? fmt : "HDF5 (no format attribute)");
+	}
+	for (int i = 0; i < nruns; i++)
+		if (!runs[i].valid_path && !o.unvalidated)
+			USAGE("%s has no validation file after it: validate it (bfs-validate EDGES %s -o VALID.h5) "
+			                     "and give VALID.h5 after it, or pass --unvalidated",
+			                     runs[i].bfs_path, runs[i].bfs_path);
+	for (int i = 0; i < nruns; i++)
+		B2_TRY(run_derive(&runs[i], &o));
+	for (int i = 0; i < nruns; i++)
+		runs[i].speedup = runs[0].nused > 0 && runs[i].nused > 0
+		                      ? runs[i].hmean_teps / runs[0].hmean_teps : NAN;
+	B2_TRY(write_report(runs, nruns, &o, format, std.output));
+	if (svgdir)
+		B2_TRY(write_svgs(svgdir, runs, nruns));
+	for (int i = 0; i < nruns; i++)
+		if (runs[i].nfailed > 0) {
+			b2_err(B2_EFAIL, "%s: %lld of %lld searches FAILED validation (%s)", runs[i].bfs_path,
+			       (long long)runs[i].nfailed, (long long)runs[i].K, runs[i].valid_path);
+			error = B2_EFAIL;
+		}
+done:
+	for (int i = 0; i < nruns; i++)
+		run_free(&runs[i]);
+	free(runs);
+	return b2_finish(error);
+}

@@ -1,0 +1,533 @@
+/* output.c — the Graph500 statistics block, comparison and scaling tables,
+ * JSON and CSV. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "report.h"
+
+/* ---- scaling groups ------------------------------------------------------ */
+
+static int ilog2_exact(int64_t x) /* log2 of a power of two, else -1 */
+{
+	int l = 0;
+	if (x < 1 || (x & (x - 1)))
+		return -1;
+	while (x > 1)
+		x >>= 1, l++;
+	return l;
+}
+
+/* Strong scaling (weak = 0): runs of one graph (same edge-file fingerprint)
+ * and backend. Weak scaling (weak = 1): R-MAT runs of one edgefactor, seed
+ * and backend whose scale minus log2(devices) is the same. A group needs two
+ * device counts at least; members are sorted by devices, then run order. */
+static int same_group(const run *a, const run *b, int weak)
+{
+	if (strcmp(a->backend, b->backend) != 0)
+		return 0;
+	if (!weak)
+		return a->fp == b->fp;
+	return a->scale >= 0 && b->scale >= 0 && a->edgefactor == b->edgefactor &&
+	       a->seed == b->seed && ilog2_exact(a->ndev) >= 0 && ilog2_exact(b->ndev) >= 0 &&
+	       a->scale - ilog2_exact(a->ndev) == b->scale - ilog2_exact(b->ndev);
+}
+
+static int eligible(const run *r, int weak)
+{
+	return r->nused > 0 && (!weak || (r->scale >= 0 && ilog2_exact(r->ndev) >= 0));
+}
+
+int find_groups(group **out, int *ngroups, run *runs, int nruns, int weak)
+{
+	int error = 0, ng = 0;
+	group *g = NULL;
+	int *taken = NULL;
+	*out = NULL;
+	*ngroups = 0;
+	B2_TRY(b2_calloc(&g, (size_t)nruns, sizeof *g, "scaling groups"));
+	B2_TRY(b2_calloc(&taken, (size_t)nruns, sizeof *taken, "scaling groups"));
+	for (int i = 0; i < nruns; i++) {
+		if (taken[i] || !eligible(&runs[i], weak))
+			continue;
+		group *gr = &g[ng];
+		B2_TRY(b2_calloc(&gr->members, (size_t)nruns, sizeof(int), "scaling group"));
+		ng++;
+		int ndistinct = 0;
+		for (int j = i; j < nruns; j++) {
+			if (taken[j] || !eligible(&runs[j], weak) || !same_group(&runs[i], &runs[j], weak))
+				continue;
+			int newdev = 1;
+			for (int m = 0; m < gr->n; m++)
+				if (runs[gr->members[m]].ndev == runs[j].ndev)
+					newdev = 0;
+			ndistinct += newdev;
+			gr->members[gr->n++] = j;
+			taken[j] = 1;
+		}
+		/* insertion sort by devices, stable */
+		for (int a = 1; a < gr->n; a++)
+			for (int b = a; b > 0 && runs[gr->members[b - 1]].ndev > runs[gr->members[b]].ndev; b--) {
+				int t = gr->members[b];
+				gr->members[b] = gr->members[b - 1];
+				gr->members[b - 1] = t;
+			}
+		const run *r0 = &runs[gr->members[0]];
+		if (weak)
+			snprintf(gr->label, sizeof gr->label, "R-MAT EF %lld, scale %lld+log2(%s), %s",
+			         (long long)r0->edgefactor, (long long)(r0->scale - ilog2_exact(r0->ndev)),
+			         r0->gpus > 0 ? "GPUs" : "ranks", r0->backend);
+		else
+			snprintf(gr->label, sizeof gr->label, "%s, %s", r0->graph, r0->backend);
+		if (ndistinct < 2) { /* not a scaling series */
+			free(gr->members);
+			memset(gr, 0, sizeof *gr);
+			ng--;
+		}
+	}
+	*out = g;
+	*ngroups = ng;
+	g = NULL;
+done:
+	if (g)
+		free_groups(g, ng);
+	free(taken);
+	return error;
+}
+
+void free_groups(group *g, int n)
+{
+	if (!g)
+		return;
+	for (int i = 0; i < n; i++)
+		free(g[i].members);
+	free(g);
+}
+
+/* ---- text ------------------------------------------------------------------ */
+
+static void kv_i(FILE *f, const char *k, long long v) { fprintf(f, "%-32s%lld\n", k, v); }
+static void kv_g(FILE *f, const char *k, double v) { fprintf(f, "%-32s%g\n", k, v); }
+static void kv_n(FILE *f, const char *k, double v) { fprintf(f, "%-32s%.11g\n", k, v); }
+
+static const char *status_name(int s)
+{
+	return s == ST_PASSED ? "passed" : s == ST_FAILED ? "FAILED" : "unvalidated";
+}
+
+static void grid_str(char *buf, size_t n, const run *r)
+{
+	snprintf(buf, n, "%lldx%lld", (long long)r->rows, (long long)r->cols);
+}
+
+static void print_block(FILE *f, const run *r)
+{
+	/* field names, order and number formats of the Graph500 reference
+	 * output, so that its parsers read this block */
+	kv_i(f, "SCALE:", r->scale_shown);
+	kv_i(f, "edgefactor:", r->ef_shown);
+	kv_i(f, "NBFS:", r->nused);
+	kv_g(f, "graph_generation:", r->gen_time);
+	kv_i(f, "num_mpi_processes:", r->ranks);
+	kv_g(f, "construction_time:", r->load_time);
+	kv_g(f, "bfs  min_time:", r->time_st.min);
+	kv_g(f, "bfs  firstquartile_time:", r->time_st.q1);
+	kv_g(f, "bfs  median_time:", r->time_st.median);
+	kv_g(f, "bfs  thirdquartile_time:", r->time_st.q3);
+	kv_g(f, "bfs  max_time:", r->time_st.max);
+	kv_g(f, "bfs  mean_time:", r->time_st.mean);
+	kv_g(f, "bfs  stddev_time:", r->time_st.std);
+	kv_n(f, "min_nedge:", r->nedge_st.min);
+	kv_n(f, "firstquartile_nedge:", r->nedge_st.q1);
+	kv_n(f, "median_nedge:", r->nedge_st.median);
+	kv_n(f, "thirdquartile_nedge:", r->nedge_st.q3);
+	kv_n(f, "max_nedge:", r->nedge_st.max);
+	kv_n(f, "mean_nedge:", r->nedge_st.mean);
+	kv_n(f, "stddev_nedge:", r->nedge_st.std);
+	kv_g(f, "bfs  min_TEPS:", r->teps_min);
+	kv_g(f, "bfs  firstquartile_TEPS:", r->teps_q1);
+	kv_g(f, "bfs  median_TEPS:", r->teps_median);
+	kv_g(f, "bfs  thirdquartile_TEPS:", r->teps_q3);
+	kv_g(f, "bfs  max_TEPS:", r->teps_max);
+	fprintf(f, "bfs  harmonic_mean_TEPS:     !  %g\n", r->hmean_teps);
+	kv_g(f, "bfs  harmonic_stddev_TEPS:", r->hstd_teps);
+	if (r->has_valid_st) {
+		kv_g(f, "bfs  min_validate:", r->valid_st.min);
+		kv_g(f, "bfs  firstquartile_validate:", r->valid_st.q1);
+		kv_g(f, "bfs  median_validate:", r->valid_st.median);
+		kv_g(f, "bfs  thirdquartile_validate:", r->valid_st.q3);
+		kv_g(f, "bfs  max_validate:", r->valid_st.max);
+		kv_g(f, "bfs  mean_validate:", r->valid_st.mean);
+		kv_g(f, "bfs  stddev_validate:", r->valid_st.std);
+	}
+}
+
+static void print_run_header(FILE *f, const run *r, int nruns, const report_opts *o)
+{
+	char grid[64];
+	grid_str(grid, sizeof grid, r);
+	fprintf(f, "== run %d of %d: %s\n", r->index, nruns, r->bfs_path);
+	fprintf(f, "# graph %s: %lld vertices, %lld input tuples", r->graph, (long long)r->N,
+	        (long long)r->M);
+	if (r->approx_scale)
+		fprintf(f, " (SCALE and edgefactor below are the nearest Kronecker shape)");
+	fprintf(f, "\n# grid %s, %lld ranks, backend %s", grid, (long long)r->ranks, r->backend);
+	if (r->devices && r->devices[0])
+		fprintf(f, ", devices %s", r->devices);
+	fprintf(f, ", %lld searches\n", (long long)r->K);
+	if (r->valid_path)
+		fprintf(f, "# validation %s: %lld passed, %lld FAILED, %lld not validated\n", r->valid_path,
+		        (long long)r->npassed, (long long)r->nfailed, (long long)r->nunvalidated);
+	else
+		fprintf(f, "# validation: none\n");
+	if (r->nunvalidated > 0 && o->unvalidated)
+		fprintf(f, "# UNVALIDATED: %lld of the %lld searches below were not validated (--unvalidated)\n",
+		        (long long)r->nunvalidated, (long long)r->nused);
+	else if (r->nunvalidated > 0)
+		fprintf(f, "# %lld searches were not validated and are left out (--unvalidated includes them)\n",
+		        (long long)r->nunvalidated);
+	if (r->nfailed > 0) {
+		fprintf(f, "# %lld searches FAILED validation and are left out:\n", (long long)r->nfailed);
+		for (int64_t k = 0; k < r->K; k++)
+			if (r->status[k] == ST_FAILED) {
+				int64_t q = r->v_row[k];
+				fprintf(f, "#   search %lld (root %lld): rule %lld '%s'", (long long)k,
+				        (long long)r->roots[k], (long long)r->v_rule[q],
+				        run_rule_name(r, r->v_rule[q]));
+				if (r->v_example[q] >= 0)
+					fprintf(f, " at vertex %lld", (long long)r->v_example[q]);
+				fprintf(f, "\n");
+			}
+	}
+	fprintf(f, "# phases (mean seconds per search):");
+	for (int p = 0; p < NPHASE; p++)
+		fprintf(f, "%s %s %.3g", p ? "," : "", report_phase_names[p], r->phase_mean[p]);
+	fprintf(f, "\n");
+}
+
+static void print_per_search(FILE *f, const run *r)
+{
+	fprintf(f, "# %6s %12s %12s %14s %12s  %s\n", "search", "root", "time_s", "nedge", "GTEPS",
+	        "status");
+	for (int64_t k = 0; k < r->K; k++) {
+		int64_t q = r->v_row ? r->v_row[k] : -1;
+		int64_t ne = q >= 0 ? r->v_nedge[q] : r->nedge[k];
+		fprintf(f, "# %6lld %12lld %12.6g %14lld %12.6g  %s\n", (long long)k,
+		        (long long)r->roots[k], r->time[k], (long long)ne, (double)ne / r->time[k] * 1e-9,
+		        status_name(r->status[k]));
+	}
+}
+
+static double gteps(const run *r) { return r->hmean_teps * 1e-9; }
+
+static void print_tables(FILE *f, run *runs, int nruns)
+{
+	int any_cpu = 0;
+	fprintf(f, "\n== comparison (harmonic-mean TEPS over the validated searches)\n");
+	fprintf(f, "%4s  %-24s %6s %7s %5s %-8s %10s %10s %9s\n", "run", "graph", "scale", "grid",
+	        "GPUs", "backend", "GTEPS", "GTEPS/GPU", "speed-up");
+	for (int i = 0; i < nruns; i++) {
+		const run *r = &runs[i];
+		char grid[64], sc[32];
+		grid_str(grid, sizeof grid, r);
+		snprintf(sc, sizeof sc, "%s%lld", r->approx_scale ? "~" : "", (long long)r->scale_shown);
+		any_cpu |= r->gpus == 0;
+		if (r->nused == 0) {
+			fprintf(f, "%4d  %-24s %6s %7s %5lld %-8s %10s %10s %9s\n", r->index, r->graph, sc, grid,
+			        (long long)r->ndev, r->backend, "-", "-", "-");
+			continue;
+		}
+		fprintf(f, "%4d  %-24s %6s %7s %5lld %-8s %10.4g %10.4g %9.3g%s\n", r->index, r->graph, sc,
+		        grid, (long long)r->ndev, r->backend, gteps(r), gteps(r) / (double)r->ndev,
+		        r->speedup, r->nunvalidated > 0 && r->npassed < r->nused ? "  UNVALIDATED" : "");
+	}
+	if (any_cpu)
+		fprintf(f, "(cpu backend: the GPUs column counts CPU ranks)\n");
+	for (int weak = 0; weak <= 1; weak++) {
+		group *g = NULL;
+		int ng = 0;
+		if (find_groups(&g, &ng, runs, nruns, weak) != 0)
+			return;
+		for (int k = 0; k < ng; k++) {
+			const run *r0 = &runs[g[k].members[0]];
+			fprintf(f, "\n== %s scaling: %s\n", weak ? "weak" : "strong", g[k].label);
+			if (weak)
+				fprintf(f, "%5s %7s %6s %5s %10s %10s %11s\n", "GPUs", "grid", "scale", "EF", "GTEPS",
+				        "GTEPS/GPU", "efficiency");
+			else
+				fprintf(f, "%5s %7s %10s %10s %9s %11s\n", "GPUs", "grid", "GTEPS", "GTEPS/GPU",
+				        "speed-up", "efficiency");
+			for (int m = 0; m < g[k].n; m++) {
+				const run *r = &runs[g[k].members[m]];
+				char grid[64];
+				grid_str(grid, sizeof grid, r);
+				double per = gteps(r) / (double)r->ndev, per0 = gteps(r0) / (double)r0->ndev;
+				if (weak)
+					fprintf(f, "%5lld %7s %6lld %5lld %10.4g %10.4g %10.1f%%\n", (long long)r->ndev,
+					        grid, (long long)r->scale, (long long)r->edgefactor, gteps(r), per,
+					        100.0 * per / per0);
+				else {
+					double su = r->hmean_teps / r0->hmean_teps;
+					fprintf(f, "%5lld %7s %10.4g %10.4g %9.3g %10.1f%%\n", (long long)r->ndev, grid,
+					        gteps(r), per, su,
+					        100.0 * su / ((double)r->ndev / (double)r0->ndev));
+				}
+			}
+		}
+		free_groups(g, ng);
+	}
+}
+
+int print_text(FILE *f, run *runs, int nruns, const report_opts *o)
+{
+	for (int i = 0; i < nruns; i++) {
+		run *r = &runs[i];
+		if (i)
+			fprintf(f, "\n");
+		print_run_header(f, r, nruns, o);
+		if (o->per_search)
+			print_per_search(f, r);
+		if (r->nused == 0)
+			fprintf(f, "No results printed for invalid run.\n");
+		else
+			print_block(f, r);
+	}
+	if (nruns > 1)
+		print_tables(f, runs, nruns);
+	return ferror(f) ? b2_err(B2_EIO, "cannot write the report") : 0;
+}
+
+/* ---- JSON ------------------------------------------------------------------ */
+
+static void jstr(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+static void jnum(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, "%.17g", v);
+	else
+		fputs("null", f);
+}
+static void jstats(FILE *f, const char *name, const stats *s)
+{
+	fprintf(f, ",\n    ");
+	jstr(f, name);
+	fputs(": {\"min\": ", f); jnum(f, s->min);
+	fputs(", \"firstquartile\": ", f); jnum(f, s->q1);
+	fputs(", \"median\": ", f); jnum(f, s->median);
+	fputs(", \"thirdquartile\": ", f); jnum(f, s->q3);
+	fputs(", \"max\": ", f); jnum(f, s->max);
+	fputs(", \"mean\": ", f); jnum(f, s->mean);
+	fputs(", \"stddev\": ", f); jnum(f, s->std);
+	fputs("}", f);
+}
+static void jfield(FILE *f, const char *k) { fprintf(f, ",\n    \"%s\": ", k); }
+
+static void jgroups(FILE *f, run *runs, int nruns, int weak)
+{
+	group *g = NULL;
+	int ng = 0;
+	fprintf(f, ",\n  \"%s_scaling\": [", weak ? "weak" : "strong");
+	if (find_groups(&g, &ng, runs, nruns, weak) == 0) {
+		for (int k = 0; k < ng; k++) {
+			fprintf(f, "%s\n    {\"label\": ", k ? "," : "");
+			jstr(f, g[k].label);
+			fputs(", \"runs\": [", f);
+			for (int m = 0; m < g[k].n; m++)
+				fprintf(f, "%s%d", m ? ", " : "", runs[g[k].members[m]].index);
+			fputs("]}", f);
+		}
+		free_groups(g, ng);
+	}
+	fputs("]", f);
+}
+
+int print_json(FILE *f, run *runs, int nruns)
+{
+	fprintf(f, "{\n  \"program\": \"bfs-report %s\",\n  \"runs\": [", BFS2D_VERSION);
+	for (int i = 0; i < nruns; i++) {
+		const run *r = &runs[i];
+		char grid[64];
+		grid_str(grid, sizeof grid, r);
+		fprintf(f, "%s\n   {\"run\": %d", i ? "," : "", r->index);
+		jfield(f, "bfs_file"); jstr(f, r->bfs_path);
+		jfield(f, "validation_file");
+		if (r->valid_path) jstr(f, r->valid_path); else fputs("null", f);
+		jfield(f, "edges_file"); jstr(f, r->edges_file);
+		jfield(f, "graph"); jstr(f, r->graph);
+		jfield(f, "num_vertices"); fprintf(f, "%lld", (long long)r->N);
+		jfield(f, "num_input_edges"); fprintf(f, "%lld", (long long)r->M);
+		jfield(f, "SCALE"); fprintf(f, "%lld", (long long)r->scale_shown);
+		jfield(f, "edgefactor"); fprintf(f, "%lld", (long long)r->ef_shown);
+		jfield(f, "scale_approximate"); fputs(r->approx_scale ? "true" : "false", f);
+		jfield(f, "grid"); jstr(f, grid);
+		jfield(f, "num_mpi_processes"); fprintf(f, "%lld", (long long)r->ranks);
+		jfield(f, "num_gpus"); fprintf(f, "%lld", (long long)r->gpus);
+		jfield(f, "devices_counted"); fprintf(f, "%lld", (long long)r->ndev);
+		jfield(f, "backend"); jstr(f, r->backend);
+		jfield(f, "devices"); jstr(f, r->devices ? r->devices : "");
+		jfield(f, "num_searches"); fprintf(f, "%lld", (long long)r->K);
+		jfield(f, "num_passed"); fprintf(f, "%lld", (long long)r->npassed);
+		jfield(f, "num_failed"); fprintf(f, "%lld", (long long)r->nfailed);
+		jfield(f, "num_unvalidated"); fprintf(f, "%lld", (long long)r->nunvalidated);
+		jfield(f, "validated"); fputs(r->nused > 0 && r->npassed == r->nused ? "true" : "false", f);
+		jfield(f, "NBFS"); fprintf(f, "%lld", (long long)r->nused);
+		jfield(f, "graph_generation"); jnum(f, r->gen_time);
+		jfield(f, "construction_time"); jnum(f, r->load_time);
+		jfield(f, "partition_time"); jnum(f, r->part_time);
+		if (r->nused > 0) {
+			jstats(f, "time", &r->time_st);
+			jstats(f, "nedge", &r->nedge_st);
+			stats t = {r->teps_min, r->teps_q1, r->teps_median, r->teps_q3, r->teps_max, NAN, NAN};
+			fprintf(f, ",\n    \"TEPS\": {\"min\": "); jnum(f, t.min);
+			fputs(", \"firstquartile\": ", f); jnum(f, t.q1);
+			fputs(", \"median\": ", f); jnum(f, t.median);
+			fputs(", \"thirdquartile\": ", f); jnum(f, t.q3);
+			fputs(", \"max\": ", f); jnum(f, t.max);
+			fputs("}", f);
+			jfield(f, "harmonic_mean_TEPS"); jnum(f, r->hmean_teps);
+			jfield(f, "harmonic_stddev_TEPS"); jnum(f, r->hstd_teps);
+			jfield(f, "GTEPS_per_gpu"); jnum(f, r->hmean_teps * 1e-9 / (double)r->ndev);
+			jfield(f, "speedup"); jnum(f, r->speedup);
+		}
+		if (r->has_valid_st)
+			jstats(f, "validate", &r->valid_st);
+		jfield(f, "phase_names");
+		fputs("[", f);
+		for (int p = 0; p < NPHASE; p++) {
+			fputs(p ? ", " : "", f);
+			jstr(f, report_phase_names[p]);
+		}
+		fputs("]", f);
+		jfield(f, "phase_mean");
+		fputs("[", f);
+		for (int p = 0; p < NPHASE; p++) {
+			fputs(p ? ", " : "", f);
+			jnum(f, r->phase_mean[p]);
+		}
+		fputs("]", f);
+		jfield(f, "frontier_mean");
+		fputs("[", f);
+		for (int64_t l = 0; l < r->L; l++) {
+			fputs(l ? ", " : "", f);
+			jnum(f, r->frontier_mean[l]);
+		}
+		fputs("]", f);
+		jfield(f, "searches");
+		fputs("[", f);
+		for (int64_t k = 0; k < r->K; k++) {
+			int64_t q = r->v_row ? r->v_row[k] : -1;
+			int64_t ne = q >= 0 ? r->v_nedge[q] : r->nedge[k];
+			fprintf(f, "%s\n      {\"search\": %lld, \"root\": %lld, \"time\": ", k ? "," : "",
+			        (long long)k, (long long)r->roots[k]);
+			jnum(f, r->time[k]);
+			fprintf(f, ", \"nedge\": %lld, \"visited\": %lld, \"status\": \"%s\", \"TEPS\": ",
+			        (long long)ne, (long long)r->visited[k], status_name(r->status[k]));
+			if (r->status[k] == ST_FAILED) fputs("null", f); else jnum(f, (double)ne / r->time[k]);
+			if (q >= 0) {
+				fprintf(f, ", \"rule\": %lld, \"rule_name\": ", (long long)r->v_rule[q]);
+				jstr(f, run_rule_name(r, r->v_rule[q]));
+				fputs(", \"validate_time\": ", f);
+				jnum(f, r->v_time[q]);
+			}
+			fputs("}", f);
+		}
+		fputs("]}", f);
+	}
+	fputs("]", f);
+	jgroups(f, runs, nruns, 0);
+	jgroups(f, runs, nruns, 1);
+	fputs("\n}\n", f);
+	return ferror(f) ? b2_err(B2_EIO, "cannot write the report") : 0;
+}
+
+/* ---- CSV ------------------------------------------------------------------- */
+
+static void cstr(FILE *f, const char *s)
+{
+	if (s && strpbrk(s, ",\"\n")) {
+		fputc('"', f);
+		for (; *s; s++) {
+			if (*s == '"')
+				fputc('"', f);
+			fputc(*s, f);
+		}
+		fputc('"', f);
+	} else if (s)
+		fputs(s, f);
+}
+static void cnum(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, ",%.17g", v);
+	else
+		fputs(",", f);
+}
+static void cstats(FILE *f, const stats *s, int ok)
+{
+	const double v[7] = {s->min, s->q1, s->median, s->q3, s->max, s->mean, s->std};
+	for (int i = 0; i < 7; i++)
+		cnum(f, ok ? v[i] : NAN);
+}
+
+int print_csv(FILE *f, run *runs, int nruns)
+{
+	static const char *const st[7] = {"min", "firstquartile", "median", "thirdquartile", "max", "mean", "stddev"};
+	fputs("run,bfs_file,validation_file,graph,SCALE,edgefactor,num_vertices,num_input_edges,grid,"
+	      "num_mpi_processes,num_gpus,backend,num_searches,num_passed,num_failed,num_unvalidated,"
+	      "validated,NBFS,graph_generation,construction_time", f);
+	for (int i = 0; i < 7; i++) fprintf(f, ",%s_time", st[i]);
+	for (int i = 0; i < 7; i++) fprintf(f, ",%s_nedge", st[i]);
+	for (int i = 0; i < 5; i++) fprintf(f, ",%s_TEPS", st[i]);
+	fputs(",harmonic_mean_TEPS,harmonic_stddev_TEPS", f);
+	for (int i = 0; i < 7; i++) fprintf(f, ",%s_validate", st[i]);
+	fputs(",GTEPS,GTEPS_per_gpu,speedup", f);
+	for (int p = 0; p < NPHASE; p++) {
+		fputs(",phase_", f);
+		for (const char *c = report_phase_names[p]; *c; c++)
+			fputc(*c == ' ' ? '_' : *c, f);
+	}
+	fputs("\n", f);
+	for (int i = 0; i < nruns; i++) {
+		const run *r = &runs[i];
+		int ok = r->nused > 0;
+		fprintf(f, "%d,", r->index);
+		cstr(f, r->bfs_path); fputs(",", f);
+		cstr(f, r->valid_path ? r->valid_path : ""); fputs(",", f);
+		cstr(f, r->graph);
+		fprintf(f, ",%lld,%lld,%lld,%lld,%lldx%lld,%lld,%lld,", (long long)r->scale_shown,
+		        (long long)r->ef_shown, (long long)r->N, (long long)r->M, (long long)r->rows,
+		        (long long)r->cols, (long long)r->ranks, (long long)r->gpus);
+		cstr(f, r->backend);
+		fprintf(f, ",%lld,%lld,%lld,%lld,%d,%lld", (long long)r->K, (long long)r->npassed,
+		        (long long)r->nfailed, (long long)r->nunvalidated,
+		        ok && r->npassed == r->nused, (long long)r->nused);
+		cnum(f, r->gen_time);
+		cnum(f, r->load_time);
+		cstats(f, &r->time_st, ok);
+		cstats(f, &r->nedge_st, ok);
+		const double t[7] = {r->teps_min, r->teps_q1, r->teps_median, r->teps_q3, r->teps_max,
+		                     r->hmean_teps, r->hstd_teps};
+		for (int k = 0; k < 7; k++)
+			cnum(f, ok ? t[k] : NAN);
+		cstats(f, &r->valid_st, r->has_valid_st);
+		cnum(f, ok ? r->hmean_teps * 1e-9 : NAN);
+		cnum(f, ok ? r->hmean_teps * 1e-9 / (double)r->ndev : NAN);
+		cnum(f, ok ? r->speedup : NAN);
+		for (int p = 0; p < NPHASE; p++)
+			cnum(f, r->phase_mean[p]);
+		fputs("\n", f);
+	}
+	return ferror(f) ? b2_err(B2_EIO, "cannot write the report") : 0;
+}

@@ -1,0 +1,92 @@
+/* report.h — bfs-report: Graph500 statistics, comparison and scaling tables,
+ * JSON/CSV and SVG plots from BFS and validation files (docs/FORMATS.md). */
+#ifndef B2_REPORT_H
+#define B2_REPORT_H
+
+#include <stdio.h>
+#include "b2.h"
+
+#define NPHASE 6 /* columns of /phase_time, FORMATS.md order */
+extern const char *const report_phase_names[NPHASE];
+
+/* Status of one search. */
+enum { ST_UNVALIDATED = 0, ST_PASSED = 1, ST_FAILED = 2 };
+
+/* The order statistics, mean and sample standard deviation of Graph500's
+ * get_statistics: quartiles are the mean of the two middle elements of each
+ * half as the reference takes them, stddev divides by n-1. */
+typedef struct stats {
+	double min, q1, median, q3, max, mean, std;
+} stats;
+
+typedef struct run {
+	int index; /* 1-based, in command-line order */
+	const char *bfs_path, *valid_path;
+	/* BFS file */
+	char *edges_file, *partition_file, *backend, *devices, *graph;
+	int64_t K, N, M, rows, cols, ranks, gpus, nroots, L;
+	int64_t scale, edgefactor; /* from the file, or -1 when absent */
+	uint64_t fp, seed;
+	double gen_time, load_time, part_time; /* NAN when absent */
+	int64_t *roots, *nedge, *visited, *frontier; /* frontier [K][L] */
+	double *time, *phase;                        /* phase [K][NPHASE] */
+	/* validation file (Kp rows), when given */
+	int64_t Kp;
+	int64_t *v_search, *v_root, *v_passed, *v_rule, *v_example, *v_nedge;
+	double *v_time;
+	char **rule_names;
+	int nrules;
+	/* derived */
+	int *status;     /* [K] ST_* */
+	int64_t *v_row;  /* [K] row in the validation file or -1 */
+	int64_t npassed, nfailed, nunvalidated;
+	int64_t nused;   /* searches in the statistics: passed (+ unvalidated with --unvalidated) */
+	int64_t *used;   /* [nused] their indices */
+	double *u_time, *u_nedge, *u_teps; /* [nused] */
+	stats time_st, nedge_st, spe_st, valid_st; /* spe: seconds per edge */
+	double teps_min, teps_q1, teps_median, teps_q3, teps_max, hmean_teps, hstd_teps;
+	int has_valid_st;
+	double phase_mean[NPHASE]; /* over the used searches */
+	double *frontier_mean;     /* [L] over the used searches */
+	int64_t ndev;              /* GPUs (cuda) or ranks (cpu): the scaling unit */
+	int64_t scale_shown, ef_shown;
+	int approx_scale; /* SCALE/edgefactor derived from N and M (imported graphs) */
+	double speedup;   /* over the first run's harmonic mean */
+} run;
+
+typedef struct report_opts {
+	int unvalidated;
+	int per_search;
+} report_opts;
+
+/* load.c */
+int run_load_bfs(run *r, const char *path);
+int run_load_valid(run *r, const char *path);
+int run_derive(run *r, const report_opts *o);
+/* The `format` attribute of any HDF5 file ("" when it has none). */
+int report_file_format(char *fmt, size_t n, const char *path);
+/* The name of validation rule `rule` ("?" when the file has no rule_names). */
+const char *run_rule_name(const run *r, int64_t rule);
+void run_free(run *r);
+
+/* stats.c */
+int get_stats(stats *s, const double *x, int64_t n);
+
+/* output.c */
+int print_text(FILE *f, run *runs, int nruns, const report_opts *o);
+int print_json(FILE *f, run *runs, int nruns);
+int print_csv(FILE *f, run *runs, int nruns);
+
+/* Scaling groups (output.c), shared with the SVG plots. */
+typedef struct group {
+	int n;
+	int *members; /* run indices (0-based), sorted by devices */
+	char label[160];
+} group;
+int find_groups(group **out, int *ngroups, run *runs, int nruns, int weak);
+void free_groups(group *g, int n);
+
+/* svg.c */
+int write_svgs(const char *dir, run *runs, int nruns);
+
+#endif
