@@ -1,5 +1,7 @@
 /* mpiutil.c — process set-up, agreement on exit, time, work shares. */
 #include <hdf5.h>
+#include <omp.h>
+#include <stdlib.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -35,6 +37,19 @@ int b2_init(int *argc, char ***argv, const char *prog)
 	MPI_Comm_size(MPI_COMM_WORLD, &b2_nranks);
 	/* errors come back as codes, so every rank can agree before exiting */
 	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+	/* ranks sharing a node share its cores: without OMP_NUM_THREADS, each
+	 * rank's OpenMP team gets its share (oversubscribed teams spin and run
+	 * many times slower) */
+	if (!getenv("OMP_NUM_THREADS")) {
+		MPI_Comm node;
+		int local = 1;
+		if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
+			MPI_Comm_size(node, &local);
+			MPI_Comm_free(&node);
+		}
+		int cores = omp_get_num_procs() / local;
+		omp_set_num_threads(cores > 0 ? cores : 1);
+	}
 	/* we report HDF5 failures ourselves, in one line */
 	H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
 	signal(SIGINT, on_signal);
