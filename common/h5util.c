@@ -523,6 +523,8 @@ static int rows_io(hid_t dset, hid_t memtype, uint64_t row0, uint64_t nrows, voi
 	if (row0 + nrows > d[0])
 		B2_FAIL(B2_EFAIL, "internal: rows %llu..%llu outside a dataset of %llu rows",
 		        (unsigned long long)row0, (unsigned long long)(row0 + nrows), (unsigned long long)d[0]);
+	if (d[0] == 0) /* an empty dataset: nothing to move, on any rank */
+		goto done;
 	if (nrows == 0) {
 		H5Sselect_none(fs);
 		ms = H5Scopy(fs);

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# bench/gpu-check.sh — the GPU checks of bfs-gpu in one go, for a GPU host
+# where the programs come from the bundle (tools/gpu-bundle.sh):
+#   source .gpu/env.sh; bench/gpu-check.sh [check] [sanitize] [bench]
+#   check:    tests/test_bfs_gpu.py (CUDA levels == CPU levels == serial BFS on
+#             1x1, 1x2, 2x1, 2x2 as the GPUs allow; bitmap modes; k = 1..8)
+#   sanitize: compute-sanitizer memcheck and racecheck on an R-MAT scale-10
+#             graph, 1x1 and (with 2 GPUs) 1x2
+#   bench:    bench/bfs.sh gpu
+# Everything is also logged to $OUT/gpu-check.log when OUT is set.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+export B2_BIN=${B2_BIN:-$(dirname "$(command -v bfs-gpu)")}
+export BIN=$B2_BIN B2_MPIEXEC=${B2_MPIEXEC:-mpiexec} PYTHONPATH=$top/tests
+export B2_TMP=${B2_TMP:-/tmp/b2gpu}; mkdir -p "$B2_TMP"
+log=${OUT:-/tmp}/gpu-check.log
+steps=${*:-check sanitize bench}
+fail=0
+{
+nvidia-smi -L
+for step in $steps; do
+  echo "=== $step ($(date -u +%T))"
+  case $step in
+  check)
+    python3 tests/test_bfs_gpu.py || fail=1 ;;
+  sanitize)
+    rmat-gen -q -s 10 -o "$B2_TMP/s10.h5"
+    for g in 1x1 1x2; do
+      n=$(( ${g%x*} * ${g#*x} ))
+      [ "$n" -le "$(nvidia-smi -L | wc -l)" ] || continue
+      partition2d -q --grid $g "$B2_TMP/s10.h5" -o "$B2_TMP/s10.$g.h5"
+      for tool in memcheck racecheck; do
+        l=$B2_TMP/san-$tool-$g.log
+        if [ $n = 1 ]; then
+          compute-sanitizer --tool $tool --error-exitcode 9 bfs-gpu "$B2_TMP/s10.$g.h5" -n 4 --backend cuda --bitmap auto -o "$B2_TMP/san.h5" >"$l" 2>&1
+        else
+          mpiexec -n $n compute-sanitizer --tool $tool --error-exitcode 9 bfs-gpu "$B2_TMP/s10.$g.h5" -n 4 --backend cuda --bitmap on -o "$B2_TMP/san.h5" >"$l" 2>&1
+        fi
+        rc=$?
+        echo "compute-sanitizer $tool $g: exit $rc; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$l" | sort | uniq -c | tr '\n' ' ')"
+        [ $rc = 0 ] || { fail=1; tail -n 30 "$l"; }
+      done
+    done ;;
+  bench)
+    WORK=${WORK:-/tmp/b2bench} bench/bfs.sh gpu || fail=1 ;;
+  esac
+done
+echo "=== done ($(date -u +%T)), fail=$fail"; echo $fail >"$B2_TMP/fail"
+} 2>&1 | tee "$log"
+exit "$(cat "$B2_TMP/fail")"

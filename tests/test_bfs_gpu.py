@@ -1,0 +1,77 @@
+"""tests/test_bfs_gpu.py — the CUDA backend against the CPU backend and the
+serial BFS, on the grids the visible GPUs allow (1x1, 1x2, 2x1, 2x2): levels
+of every kept search equal, trees valid; bitmap on/off/auto and k = 1, 2, 4, 8
+edges per thread give the same levels. Prints nothing and passes where no GPU
+is visible or CUDA was not built (CI); run on a GPU host by bench/gpu-check.sh.
+B2_GPU_SCALE (default 14) sets the R-MAT scale."""
+import os, subprocess, sys
+import numpy as np
+import h5py
+from b2ref import Report, BIN, TMP, MPIEXEC
+import partref
+from partref import Graph, check_bfs
+
+rep = Report()
+SCALE = int(os.environ.get("B2_GPU_SCALE", "14"))
+
+def bfs(np_, *args):
+    cmd = [os.path.join(BIN, "bfs-gpu")] + [str(a) for a in args]
+    if np_ > 1:
+        cmd = MPIEXEC.split() + ["-n", str(np_)] + cmd
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=600,
+                          env=dict(os.environ, OMP_NUM_THREADS=os.environ.get("OMP_NUM_THREADS", "4")))
+
+tiny = os.path.join(TMP, "gputiny.h5")
+partref.write_edges(tiny, 4, np.array([[0, 1], [1, 2]]))
+partref.partition(tiny, 1, 1, tiny + ".p")
+p = bfs(1, tiny + ".p", "--backend", "cuda", "-n", 1, "-o", os.path.join(TMP, "probe.h5"))
+if p.returncode != 0 and ("no CUDA device" in p.stderr or "built without CUDA" in p.stderr):
+    print("# no CUDA device or no CUDA build: skipped")
+    sys.exit(0)
+rep.check("cuda probe runs", p.returncode == 0, p.stderr[-500:])
+ngpu = int(os.environ.get("B2_NGPU", "0")) or len(subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True).stdout.splitlines())
+print("# %d GPU(s), R-MAT scale %d" % (ngpu, SCALE), flush=True)
+
+graphs = []
+rm = os.path.join(TMP, "rmat%d.h5" % SCALE)
+subprocess.run([os.path.join(BIN, "rmat-gen"), "-s", str(SCALE), "-e", "16", "--seed", "3", "-o", rm], check=True, capture_output=True)
+graphs.append(Graph("rmat%d" % SCALE, rm))
+rng = np.random.default_rng(5)
+star = os.path.join(TMP, "gstar.h5")
+partref.write_edges(star, 3001, np.array([[0, k] for k in range(1, 3001)] + [[k, k + 1] for k in range(1, 2999, 5)]))
+graphs.append(Graph("star", star))
+dis = os.path.join(TMP, "gdis.h5")
+partref.write_edges(dis, 2001, np.concatenate([rng.integers(0, 900, size=(3000, 2)), rng.integers(1000, 1900, size=(2000, 2))]))
+graphs.append(Graph("disconnected", dis))
+
+def run(g, R, C, backend, *extra, nroots=8):
+    part = os.path.join(TMP, "%s.%dx%d.h5" % (g.name, R, C))
+    if not os.path.exists(part):
+        partref.partition(g.path, R, C, part)
+    out = os.path.join(TMP, "b-%s-%dx%d-%s-%s.h5" % (g.name, R, C, backend, "_".join(map(str, extra))))
+    p = bfs(R * C, part, "--backend", backend, "-n", nroots, *extra, "-o", out)
+    tag = "%s %dx%d %s %s" % (g.name, R, C, backend, " ".join(map(str, extra)))
+    if not rep.check(tag + " runs", p.returncode == 0, "exit %d: %s" % (p.returncode, p.stderr[-600:])):
+        return {}
+    with h5py.File(out, "r") as f:
+        be = f.attrs["backend"]
+        rep.eq(tag + " backend", be.decode() if isinstance(be, bytes) else be, backend)
+    return check_bfs(rep, tag, g, out, nroots)
+
+def same(tag, a, b):
+    ok = len(a) > 0 and a.keys() == b.keys() and all(np.array_equal(a[r], b[r]) for r in a)
+    rep.check(tag, ok)
+
+for g in graphs:
+    for R, C in [(1, 1), (1, 2), (2, 1), (2, 2)]:
+        if R * C > ngpu:
+            continue
+        cu = run(g, R, C, "cuda")
+        cp = run(g, R, C, "cpu")
+        same("%s %dx%d cuda levels == cpu levels" % (g.name, R, C), cu, cp)
+        if R * C == min(4, ngpu) and R * C > 1:
+            for m in ("on", "off"):
+                same("%s %dx%d cuda --bitmap %s == auto" % (g.name, R, C, m), run(g, R, C, "cuda", "--bitmap", m), cu)
+    for k in (1, 2, 8):
+        same("%s 1x1 cuda k=%d == k=4" % (g.name, k), run(g, 1, 1, "cuda", "--edges-per-thread", k), run(g, 1, 1, "cuda"))
+sys.exit(1 if rep.failed else 0)

@@ -1,0 +1,113 @@
+/* backend.h — the per-level local work of bfs-gpu (the paper's Algorithm 3
+ * without its communication), behind one interface so that the host driver
+ * (search.c) and the exchanges (comm.c) are shared by the CUDA and the CPU
+ * backend.
+ *
+ * Index spaces on rank P(i,j) of an R x C grid, b = block size (FORMATS.md):
+ *   local row r in [0, b*C): owned by grid column r / b of the same grid row;
+ *   local column u in [0, b*R): global vertex j*b*R + u;
+ *   owned vertex k in [0, b): global (j*R + i)*b + k, local row j*b + k,
+ *   local column i*b + k.
+ * Messages carry k (the index inside the receiver's block for fold, inside
+ * the sender's block for expand): 32-bit words, or a bitmap of b bits when
+ * that is smaller (section 5 of the paper).
+ *
+ * The expansion is one strategy (top-down, one thread per frontier edge);
+ * another (bottom-up) would be another `expand` behind the same calls. */
+#ifndef B2_TRAVERSE_BACKEND_H
+#define B2_TRAVERSE_BACKEND_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Provisional predecessor of an owned vertex found in the fold: the sender's
+ * grid column with this bit set (local columns are < 2^31, main.c checks). */
+#define B2_PRED_REMOTE 0x80000000u
+
+/* One message: `count` vertices, as a list of `count` words, or as a bitmap
+ * of b bits (bmp_words(b) words) followed by one word holding `count`. */
+typedef struct b2_msg {
+	uint32_t *data;
+	int64_t count;
+	int bitmap;
+} b2_msg;
+
+static inline int64_t b2_bmp_words(int64_t b) { return (b + 31) / 32; }
+/* Words a message buffer needs: a full list or a bitmap plus its count. */
+static inline int64_t b2_msg_words(int64_t b)
+{
+	int64_t w = b2_bmp_words(b) + 1;
+	return b > w ? b : w;
+}
+
+/* The rank's share of the graph, as read from the partition file. */
+typedef struct b2_graph {
+	int R, C, i, j;     /* grid and this rank's place in it */
+	int64_t N, b;       /* vertices, block size */
+	uint64_t nnz;       /* local CSC edges */
+	uint64_t *col_ptr;  /* [b*R + 1] */
+	uint32_t *row_idx;  /* [nnz], local rows */
+	int64_t *tdeg;      /* [b] tuple_degree of owned vertices (0 for padding) */
+} b2_graph;
+
+typedef struct b2_bkopts {
+	int edges_per_thread; /* 1, 2, 4 or 8 (CUDA; the CPU backend ignores it) */
+	int pack_front;       /* also build the frontier as a bitmap (expand messages) */
+	int pack_fold;        /* also build the outgoing fold lists as bitmaps */
+	int64_t fold_cap;     /* fold lists are written up to this many entries
+	                         (b: all; b/32 under --bitmap auto; 0 under on) */
+	int device;           /* CUDA device ordinal */
+} b2_bkopts;
+
+typedef struct b2_backend {
+	const char *name;
+	/* Places the graph (the backend may keep or copy g's arrays; g stays the
+	 * caller's) and allocates the search state. */
+	int (*create)(void **bk, const b2_graph *g, const b2_bkopts *o);
+	void (*destroy)(void *bk);
+	/* Host buffers for MPI (pinned for CUDA). */
+	int (*host_alloc)(void *out_ptr, size_t bytes, const char *what);
+	void (*host_free)(void *p);
+	/* Resets bitmap and levels; root_k >= 0: this rank owns the root. */
+	int (*begin)(void *bk, int64_t root_k);
+	/* The current frontier as a message for the grid-column peers. */
+	int (*front_msg)(void *bk, int bitmap, b2_msg *out);
+	/* Makes received messages (slot s = sender's grid row for expand, grid
+	 * column for fold; slot `self` ignored) available to expand/update. */
+	int (*stage_in)(void *bk, const b2_msg *in, int nslots, int self);
+	/* Frontier expansion of level lvl over own frontier + staged expand
+	 * messages; cnt[c] = vertices discovered for grid column c (cnt[j]: the
+	 * new own frontier so far). */
+	int (*expand)(void *bk, int lvl, int64_t *cnt);
+	/* Outgoing fold messages for every c != j (use_bitmap[c] picks the form). */
+	int (*fold_msgs)(void *bk, const int *use_bitmap, b2_msg *out);
+	/* Frontier update over the staged fold messages; *front = new frontier size. */
+	int (*update)(void *bk, int lvl, int64_t *front);
+	/* Deferred predecessors: *send = the local-row predecessor words
+	 * (C blocks of b) to exchange along the grid row, *recv a buffer of the
+	 * same size; then resolve() turns them into global ids. */
+	int (*resolve_bufs)(void *bk, uint32_t **send, uint32_t **recv);
+	int (*resolve)(void *bk, const uint32_t *recv);
+	/* Global predecessors of owned vertices, -1 unreached: [b] on the host. */
+	int (*pred)(void *bk, int64_t *out);
+	/* Sum of tuple_degree over reached owned vertices. */
+	int (*degree_sum)(void *bk, int64_t *sum);
+} b2_backend;
+
+extern const b2_backend b2_cpu_backend;
+#ifdef B2_HAVE_CUDA
+extern const b2_backend b2_cuda_backend;
+/* Number of visible CUDA devices (0 on error or none); name of device d. */
+int b2_cuda_device_count(void);
+int b2_cuda_device_name(int d, char *name, size_t n);
+int b2_cuda_mem_info(int d, size_t *free_b, size_t *total_b);
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+#endif

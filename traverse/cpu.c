@@ -1,0 +1,340 @@
+/* cpu.c — the OpenMP backend: the same algorithm, arrays and messages as the
+ * CUDA backend (cuda.cu), with loops in place of kernels, so that the whole
+ * pipeline runs and is tested on machines without a GPU. The visited bitmap
+ * is tested, then set with an atomic or: the first setter wins. */
+#include <stdlib.h>
+#include <string.h>
+#include "b2.h"
+#include "backend.h"
+
+typedef struct cpu_bk {
+	b2_graph g;
+	b2_bkopts o;
+	int64_t b, bw, nr, nc, slotw;
+	uint32_t *vis;      /* [nr/32] visited bitmap over all local rows */
+	int32_t *level;     /* [b] owned vertices */
+	uint32_t *pred;     /* [nr] local column, or B2_PRED_REMOTE | sender column */
+	uint32_t *front;    /* [b] own frontier (k) */
+	int64_t nfront;
+	uint32_t *dst;      /* [C][b] outgoing fold lists (slot j unused) */
+	uint32_t *bmp;      /* [C][bw+1] outgoing bitmaps; slot j: the frontier */
+	int64_t *cnt;       /* [C] */
+	uint32_t *allfront; /* [nc] local columns to expand */
+	uint32_t *colmask;  /* [nc/32] sorts allfront (sequential CSC reads) */
+	int64_t *pred64;    /* [b] */
+	b2_msg *in;         /* staged messages, [max(R,C)] */
+	int nin, self;
+} cpu_bk;
+
+static int cpu_host_alloc(void *out, size_t bytes, const char *what)
+{
+	return b2_alloc(out, bytes, what);
+}
+static void cpu_host_free(void *p) { free(p); }
+
+static void cpu_destroy(void *p)
+{
+	cpu_bk *k = p;
+	if (!k)
+		return;
+	free(k->vis); free(k->level); free(k->pred); free(k->front); free(k->dst);
+	free(k->bmp); free(k->cnt); free(k->allfront); free(k->colmask); free(k->pred64); free(k->in);
+	free(k);
+}
+
+static int cpu_create(void **out, const b2_graph *g, const b2_bkopts *o)
+{
+	int error = 0;
+	cpu_bk *k = NULL;
+	B2_TRY(b2_calloc(&k, 1, sizeof *k, "CPU backend"));
+	k->g = *g;
+	k->o = *o;
+	k->b = g->b;
+	k->bw = b2_bmp_words(g->b);
+	k->nr = g->b * g->C;
+	k->nc = g->b * g->R;
+	int nslots = g->R > g->C ? g->R : g->C;
+	B2_TRY(b2_calloc(&k->vis, (size_t)b2_bmp_words(k->nr), 4, "visited bitmap"));
+	B2_TRY(b2_calloc(&k->level, (size_t)k->b, 4, "levels"));
+	B2_TRY(b2_calloc(&k->pred, (size_t)k->nr, 4, "predecessors"));
+	B2_TRY(b2_calloc(&k->front, (size_t)k->b, 4, "frontier"));
+	B2_TRY(b2_calloc(&k->dst, (size_t)k->nr, 4, "fold lists"));
+	B2_TRY(b2_calloc(&k->bmp, (size_t)g->C * (size_t)(k->bw + 1), 4, "bitmaps"));
+	B2_TRY(b2_calloc(&k->cnt, (size_t)g->C, 8, "counters"));
+	B2_TRY(b2_calloc(&k->allfront, (size_t)k->nc, 4, "expanded frontier"));
+	B2_TRY(b2_calloc(&k->colmask, (size_t)b2_bmp_words(k->nc), 4, "expanded frontier"));
+	B2_TRY(b2_calloc(&k->pred64, (size_t)k->b, 8, "predecessors"));
+	B2_TRY(b2_calloc(&k->in, (size_t)nslots, sizeof *k->in, "messages"));
+	*out = k;
+	k = NULL;
+done:
+	cpu_destroy(k);
+	return error;
+}
+
+static int cpu_begin(void *p, int64_t root_k)
+{
+	cpu_bk *k = p;
+	memset(k->vis, 0, (size_t)b2_bmp_words(k->nr) * 4);
+	for (int64_t x = 0; x < k->b; x++)
+		k->level[x] = -1;
+	k->nfront = 0;
+	if (k->o.pack_front)
+		memset(k->bmp + (size_t)k->g.j * (size_t)(k->bw + 1), 0, (size_t)k->bw * 4);
+	if (root_k >= 0) {
+		int64_t r = (int64_t)k->g.j * k->b + root_k;
+		k->vis[r >> 5] |= 1u << (r & 31);
+		k->level[root_k] = 0;
+		k->front[0] = (uint32_t)root_k;
+		k->nfront = 1;
+		if (k->o.pack_front)
+			k->bmp[(size_t)k->g.j * (size_t)(k->bw + 1) + (size_t)(root_k >> 5)] |=
+				1u << (root_k & 31);
+	}
+	return 0;
+}
+
+static int cpu_front_msg(void *p, int bitmap, b2_msg *m)
+{
+	cpu_bk *k = p;
+	m->count = k->nfront;
+	m->bitmap = bitmap;
+	if (bitmap) {
+		m->data = k->bmp + (size_t)k->g.j * (size_t)(k->bw + 1);
+		m->data[k->bw] = (uint32_t)k->nfront;
+	} else {
+		m->data = k->front;
+	}
+	return 0;
+}
+
+static int cpu_stage_in(void *p, const b2_msg *in, int nslots, int self)
+{
+	cpu_bk *k = p;
+	for (int s = 0; s < nslots; s++)
+		k->in[s] = in[s];
+	k->nin = nslots;
+	k->self = self;
+	return 0;
+}
+
+/* Appends the k of message m, plus offset, to out; returns the count. */
+static int64_t unpack(uint32_t *out, const b2_msg *m, int64_t bw, uint32_t offset)
+{
+	int64_t n = 0;
+	if (!m->bitmap) {
+		for (int64_t x = 0; x < m->count; x++)
+			out[x] = m->data[x] + offset;
+		return m->count;
+	}
+	for (int64_t w = 0; w < bw; w++) {
+		uint32_t word = m->data[w];
+		while (word) {
+			int bit = __builtin_ctz(word);
+			word &= word - 1;
+			out[n++] = (uint32_t)(w * 32 + bit) + offset;
+		}
+	}
+	return n;
+}
+
+/* First setter of row r's visited bit? */
+static inline int visit(uint32_t *vis, uint32_t r)
+{
+	uint32_t m = 1u << (r & 31);
+	if (__atomic_load_n(&vis[r >> 5], __ATOMIC_RELAXED) & m)
+		return 0;
+	return !(__atomic_fetch_or(&vis[r >> 5], m, __ATOMIC_RELAXED) & m);
+}
+
+/* A first visit of row r from local column u: predecessor, level (own
+ * rows), the destination column's list and bitmap. */
+static void discover(uint32_t r, uint32_t u, int lvl, int j, int64_t b, int64_t bw, int64_t cap,
+                     int pack_front, int pack_fold, uint32_t *restrict pred,
+                     int32_t *restrict level, uint32_t *restrict front, uint32_t *restrict dst,
+                     uint32_t *restrict bmp, int64_t *restrict cnt)
+{
+	pred[r] = u;
+	int c = (int)(r / (uint64_t)b);
+	uint32_t kk = r - (uint32_t)(c * b);
+	int64_t off = __atomic_fetch_add(&cnt[c], 1, __ATOMIC_RELAXED);
+	if (c == j) {
+		level[kk] = lvl;
+		front[off] = kk;
+	} else if (off < cap) {
+		dst[(size_t)c * (size_t)b + (size_t)off] = kk;
+	}
+	if (c == j ? pack_front : pack_fold)
+		__atomic_fetch_or(&bmp[(size_t)c * (size_t)(bw + 1) + (kk >> 5)], 1u << (kk & 31),
+		                  __ATOMIC_RELAXED);
+}
+
+static int cpu_expand(void *p, int lvl, int64_t *cnt_out)
+{
+	cpu_bk *k = p;
+	const int C = k->g.C, j = k->g.j;
+	const int64_t b = k->b, bw = k->bw;
+	/* gather the column's frontier: own vertices first, then the peers' */
+	int64_t n = unpack(k->allfront, &(b2_msg){k->front, k->nfront, 0}, bw,
+	                   (uint32_t)(k->g.i * b));
+	for (int s = 0; s < k->nin; s++)
+		if (s != k->self)
+			n += unpack(k->allfront + n, &k->in[s], bw, (uint32_t)(s * b));
+	/* a big frontier is put in column order through a bitmap, so that the
+	 * CSC is read front to back (the GPU does not need this) */
+	if (n > k->nc / 64) {
+		int64_t cw = b2_bmp_words(k->nc), m = 0;
+		memset(k->colmask, 0, (size_t)cw * 4);
+		for (int64_t x = 0; x < n; x++)
+			k->colmask[k->allfront[x] >> 5] |= 1u << (k->allfront[x] & 31);
+		for (int64_t w = 0; w < cw; w++)
+			for (uint32_t word = k->colmask[w]; word; word &= word - 1)
+				k->allfront[m++] = (uint32_t)(w * 32 + __builtin_ctz(word));
+	}
+	memset(k->cnt, 0, (size_t)C * 8);
+	for (int c = 0; c < C; c++)
+		if (c == j ? k->o.pack_front : k->o.pack_fold)
+			memset(k->bmp + (size_t)c * (size_t)(bw + 1), 0, (size_t)bw * 4);
+	const uint64_t *restrict col_ptr = k->g.col_ptr;
+	const uint32_t *restrict row_idx = k->g.row_idx;
+	const uint32_t *restrict allfront = k->allfront;
+	uint32_t *vis = k->vis, *pred = k->pred, *front = k->front, *dst = k->dst, *bmp = k->bmp;
+	int32_t *level = k->level;
+	int64_t *cnt = k->cnt;
+	const int64_t cap = k->o.fold_cap;
+	const int pack_front = k->o.pack_front, pack_fold = k->o.pack_fold;
+#pragma omp parallel for schedule(dynamic, 64)
+	for (int64_t x = 0; x < n; x++) {
+		const uint32_t u = allfront[x];
+		const uint64_t end = col_ptr[u + 1];
+		for (uint64_t e = col_ptr[u]; e < end; e++) {
+			const uint32_t r = row_idx[e];
+			/* test first: most edges lead to visited rows */
+			if (__atomic_load_n(&vis[r >> 5], __ATOMIC_RELAXED) & (1u << (r & 31)))
+				continue;
+			if (!visit(vis, r))
+				continue;
+			discover(r, u, lvl, j, b, bw, cap, pack_front, pack_fold, pred, level, front, dst,
+			         bmp, cnt);
+		}
+	}
+	k->nfront = cnt[j];
+	memcpy(cnt_out, cnt, (size_t)C * 8);
+	return 0;
+}
+
+static int cpu_fold_msgs(void *p, const int *use_bitmap, b2_msg *out)
+{
+	cpu_bk *k = p;
+	for (int c = 0; c < k->g.C; c++) {
+		out[c].count = k->cnt[c];
+		out[c].bitmap = use_bitmap[c];
+		if (c == k->g.j)
+			out[c].data = NULL;
+		else if (use_bitmap[c]) {
+			out[c].data = k->bmp + (size_t)c * (size_t)(k->bw + 1);
+			out[c].data[k->bw] = (uint32_t)k->cnt[c];
+		} else
+			out[c].data = k->dst + (size_t)c * (size_t)k->b;
+	}
+	return 0;
+}
+
+static int cpu_update(void *p, int lvl, int64_t *front_out)
+{
+	cpu_bk *k = p;
+	const int j = k->g.j;
+	const int64_t b = k->b, bw = k->bw;
+	uint32_t *fbmp = k->bmp + (size_t)j * (size_t)(bw + 1);
+	for (int s = 0; s < k->nin; s++) {
+		if (s == k->self)
+			continue;
+		/* unpack into the (now free) gather area, then one pass per vertex */
+		int64_t n = unpack(k->allfront, &k->in[s], bw, 0);
+		const uint32_t *list = k->allfront;
+		int64_t *cnt = &k->cnt[j];
+#pragma omp parallel for schedule(static)
+		for (int64_t x = 0; x < n; x++) {
+			uint32_t kk = list[x], r = (uint32_t)(j * b) + kk;
+			if (!visit(k->vis, r))
+				continue;
+			k->level[kk] = lvl;
+			k->pred[r] = B2_PRED_REMOTE | (uint32_t)s;
+			int64_t off = __atomic_fetch_add(cnt, 1, __ATOMIC_RELAXED);
+			k->front[off] = kk;
+			if (k->o.pack_front)
+				__atomic_fetch_or(&fbmp[kk >> 5], 1u << (kk & 31), __ATOMIC_RELAXED);
+		}
+	}
+	k->nfront = k->cnt[j];
+	*front_out = k->nfront;
+	return 0;
+}
+
+static int cpu_resolve_bufs(void *p, uint32_t **send, uint32_t **recv)
+{
+	cpu_bk *k = p;
+	*send = k->pred;
+	*recv = k->dst;
+	return 0;
+}
+
+static int cpu_resolve(void *p, const uint32_t *recv)
+{
+	cpu_bk *k = p;
+	const int64_t b = k->b, R = k->g.R;
+	const int i = k->g.i, j = k->g.j;
+#pragma omp parallel for schedule(static)
+	for (int64_t x = 0; x < b; x++) {
+		int64_t v = ((int64_t)j * R + i) * b + x;
+		if (k->level[x] < 0)
+			k->pred64[x] = -1;
+		else if (k->level[x] == 0)
+			k->pred64[x] = v;
+		else {
+			uint32_t q = k->pred[(size_t)j * (size_t)b + (size_t)x];
+			if (q & B2_PRED_REMOTE) {
+				int64_t s = q & ~B2_PRED_REMOTE;
+				k->pred64[x] = s * b * R + recv[(size_t)s * (size_t)b + (size_t)x];
+			} else
+				k->pred64[x] = (int64_t)j * b * R + q;
+		}
+	}
+	return 0;
+}
+
+static int cpu_pred(void *p, int64_t *out)
+{
+	cpu_bk *k = p;
+	memcpy(out, k->pred64, (size_t)k->b * 8);
+	return 0;
+}
+
+static int cpu_degree_sum(void *p, int64_t *sum)
+{
+	cpu_bk *k = p;
+	int64_t s = 0;
+	for (int64_t x = 0; x < k->b; x++)
+		if (k->level[x] >= 0)
+			s += k->g.tdeg[x];
+	*sum = s;
+	return 0;
+}
+
+const b2_backend b2_cpu_backend = {
+	.name = "cpu",
+	.create = cpu_create,
+	.destroy = cpu_destroy,
+	.host_alloc = cpu_host_alloc,
+	.host_free = cpu_host_free,
+	.begin = cpu_begin,
+	.front_msg = cpu_front_msg,
+	.stage_in = cpu_stage_in,
+	.expand = cpu_expand,
+	.fold_msgs = cpu_fold_msgs,
+	.update = cpu_update,
+	.resolve_bufs = cpu_resolve_bufs,
+	.resolve = cpu_resolve,
+	.pred = cpu_pred,
+	.degree_sum = cpu_degree_sum,
+};

@@ -1,0 +1,152 @@
+/* search.c — the level loop of the paper's Algorithm 3 on one rank:
+ *   expand exchange (grid column) -> frontier expansion -> fold exchange
+ *   (grid row) -> frontier update -> termination (allreduce),
+ * then the deferred predecessor resolution (one exchange along the grid row).
+ * The backend does the local work; this file only moves messages and times
+ * the phases. With CUDA, what the host sees per level is messages and
+ * counts, nothing else. */
+#include <stdlib.h>
+#include <string.h>
+#include "b2.h"
+#include "search.h"
+
+const char *const b2_phase_names[B2_NPHASES] = {
+	"expand_exchange", "frontier_expansion", "fold_exchange",
+	"frontier_update", "termination", "pred_resolution",
+};
+
+int b2_search_init(b2_search *s, const b2_backend *be, void *bk, const b2_graph *g,
+                   int bitmap_mode)
+{
+	int error = 0;
+	memset(s, 0, sizeof *s);
+	s->be = be;
+	s->bk = bk;
+	s->R = g->R; s->C = g->C; s->i = g->i; s->j = g->j;
+	s->N = g->N; s->b = g->b;
+	s->bitmap_mode = bitmap_mode;
+	s->row = s->col = MPI_COMM_NULL;
+	B2_TRY(b2_mpi_ok(MPI_Comm_split(MPI_COMM_WORLD, g->i, g->j, &s->row), "MPI_Comm_split"));
+	B2_TRY(b2_mpi_ok(MPI_Comm_split(MPI_COMM_WORLD, g->j, g->i, &s->col), "MPI_Comm_split"));
+	int n = g->R > g->C ? g->R : g->C;
+	B2_TRY(b2_calloc(&s->out, (size_t)n, sizeof *s->out, "messages"));
+	B2_TRY(b2_calloc(&s->use_bitmap, (size_t)g->C, sizeof *s->use_bitmap, "messages"));
+	B2_TRY(b2_calloc(&s->cnt, (size_t)g->C, sizeof *s->cnt, "counters"));
+	s->cap_levels = 64;
+	B2_TRY(b2_calloc(&s->fsize, (size_t)s->cap_levels, 8, "frontier sizes"));
+	B2_TRY(b2_xchg_init(&s->expand, s->col, b2_msg_words(g->b), be));
+	B2_TRY(b2_xchg_init(&s->fold, s->row, b2_msg_words(g->b), be));
+done:
+	return b2_agree(error, MPI_COMM_WORLD);
+}
+
+static int want_bitmap(const b2_search *s, int64_t count)
+{
+	if (s->bitmap_mode == B2_BITMAP_ON)
+		return 1;
+	if (s->bitmap_mode == B2_BITMAP_OFF)
+		return 0;
+	/* section 5: when the list, in bits, exceeds the receiver's range */
+	return 32 * count > s->b;
+}
+
+static void die(int error)
+{
+	if (error)
+		MPI_Abort(MPI_COMM_WORLD, error);
+}
+
+int b2_search_run(b2_search *s, int64_t root)
+{
+	const b2_backend *be = s->be;
+	void *bk = s->bk;
+	int64_t blk = root / s->b;
+	int mine = blk % s->R == s->i && blk / s->R == s->j;
+	int64_t nfront = mine, global = 1;
+	double t[7];
+
+	memset(s->phase, 0, sizeof s->phase);
+	MPI_Barrier(MPI_COMM_WORLD);
+	double t0 = b2_now();
+	die(be->begin(bk, mine ? root - blk * s->b : -1));
+	s->fsize[0] = 1;
+	s->nlevels = 1;
+	for (int lvl = 1;; lvl++) {
+		t[0] = b2_now();
+		if (s->R > 1) {
+			b2_msg m;
+			int bm = want_bitmap(s, nfront);
+			die(be->front_msg(bk, bm, &m));
+			for (int p = 0; p < s->R; p++)
+				s->out[p] = m;
+			s->bitmap_msgs += bm;
+			s->list_msgs += !bm;
+			die(b2_xchg_round(&s->expand, s->out, s->b));
+		}
+		die(be->stage_in(bk, s->expand.in, s->R, s->i));
+		t[1] = b2_now();
+		die(be->expand(bk, lvl, s->cnt));
+		t[2] = b2_now();
+		if (s->C > 1) {
+			for (int c = 0; c < s->C; c++) {
+				s->use_bitmap[c] = want_bitmap(s, s->cnt[c]);
+				if (c != s->j) {
+					s->bitmap_msgs += s->use_bitmap[c];
+					s->list_msgs += !s->use_bitmap[c];
+				}
+			}
+			die(be->fold_msgs(bk, s->use_bitmap, s->out));
+			die(b2_xchg_round(&s->fold, s->out, s->b));
+		}
+		die(be->stage_in(bk, s->fold.in, s->C, s->j));
+		t[3] = b2_now();
+		die(be->update(bk, lvl, &nfront));
+		t[4] = b2_now();
+		die(b2_mpi_ok(MPI_Allreduce(&nfront, &global, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD),
+		              "MPI_Allreduce"));
+		t[5] = b2_now();
+		for (int p = 0; p < 5; p++)
+			s->phase[p] += t[p + 1] - t[p];
+		if (global == 0)
+			break;
+		if (s->nlevels == s->cap_levels) {
+			int64_t *f = realloc(s->fsize, (size_t)s->cap_levels * 2 * 8);
+			if (!f)
+				die(b2_err(B2_EIO, "out of host memory for frontier sizes"));
+			s->fsize = f;
+			s->cap_levels *= 2;
+		}
+		s->fsize[s->nlevels++] = global;
+	}
+	/* deferred predecessors: owners learn the local column their sender saw */
+	t[0] = b2_now();
+	uint32_t *send = NULL, *recv = NULL;
+	if (s->C > 1) {
+		die(be->resolve_bufs(bk, &send, &recv));
+		die(b2_mpi_ok(MPI_Alltoall(send, (int)s->b, MPI_UINT32_T, recv, (int)s->b,
+		                           MPI_UINT32_T, s->row),
+		              "MPI_Alltoall (predecessors)"));
+	}
+	die(be->resolve(bk, recv));
+	double t1 = b2_now();
+	s->phase[5] = t1 - t[0];
+	double mytime = t1 - t0;
+	die(b2_mpi_ok(MPI_Allreduce(&mytime, &s->time, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD),
+	              "MPI_Allreduce"));
+	return 0;
+}
+
+void b2_search_free(b2_search *s)
+{
+	b2_xchg_free(&s->expand);
+	b2_xchg_free(&s->fold);
+	if (s->row != MPI_COMM_NULL)
+		MPI_Comm_free(&s->row);
+	if (s->col != MPI_COMM_NULL)
+		MPI_Comm_free(&s->col);
+	free(s->out);
+	free(s->use_bitmap);
+	free(s->cnt);
+	free(s->fsize);
+	memset(s, 0, sizeof *s);
+}

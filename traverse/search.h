@@ -1,0 +1,39 @@
+/* search.h — one BFS, level-synchronous, as the paper's Algorithm 3. */
+#ifndef B2_TRAVERSE_SEARCH_H
+#define B2_TRAVERSE_SEARCH_H
+
+#include "backend.h"
+#include "comm.h"
+
+enum { B2_BITMAP_OFF = 0, B2_BITMAP_ON = 1, B2_BITMAP_AUTO = 2 };
+enum { B2_NPHASES = 6 };
+extern const char *const b2_phase_names[B2_NPHASES];
+
+typedef struct b2_search {
+	const b2_backend *be;
+	void *bk;
+	int R, C, i, j;
+	int64_t N, b;
+	int bitmap_mode;
+	MPI_Comm row, col; /* rank in row = j, rank in col = i */
+	b2_xchg expand, fold;
+	b2_msg *out;       /* [max(R,C)] */
+	int *use_bitmap;   /* [C] */
+	int64_t *cnt;      /* [C] */
+	/* per-search results */
+	double time, phase[B2_NPHASES];
+	int64_t nlevels;   /* levels with a non-empty frontier, the root's included */
+	int64_t *fsize;    /* [cap_levels] global frontier size per level */
+	int64_t cap_levels;
+	int64_t bitmap_msgs, list_msgs;
+} b2_search;
+
+/* Collective. Sets up communicators and exchanges; bk must exist. */
+int b2_search_init(b2_search *s, const b2_backend *be, void *bk, const b2_graph *g,
+                   int bitmap_mode);
+/* Collective: one search from global vertex root, timed as DESIGN says.
+ * A failure inside a search aborts the job (peers would wait forever). */
+int b2_search_run(b2_search *s, int64_t root);
+void b2_search_free(b2_search *s);
+
+#endif
