@@ -137,3 +137,38 @@ def fingerprint(tuples, row0=0):
         h = _mix64(_mix64(r + np.uint64(0x3c6ef372fe94f82b)) ^ _mix64(u + np.uint64(0xa54ff53a5f1d36f1))
                    ^ (v * np.uint64(0x9e3779b97f4a7c15)))
         return int(h.sum(dtype=np.uint64))  # numpy's uint64 sum wraps mod 2^64
+
+def rng_at(key, i):
+    """b2_rng_at of common/b2.h, for Python ints."""
+    return int(_mix64(np.uint64((key + (i + 1) * 0x9e3779b97f4a7c15) & M64)))
+
+def rng_key(seed, stream):
+    """b2_rng_key of common/b2.h, for Python ints."""
+    a = int(_mix64(np.uint64((seed ^ 0x6a09e667f3bcc909) & M64)))
+    c = int(_mix64(np.uint64((stream + 0xbb67ae8584caa73b) & M64)))
+    return int(_mix64(np.uint64((a + c) & M64)))
+
+# ---- writing bfs2d files from the tests, as docs/FORMATS.md says --------
+def put_str(obj, name, val):
+    """A fixed-length, NUL-terminated string attribute (FORMATS.md)."""
+    b = val.encode() if isinstance(val, str) else val
+    obj.attrs[name] = np.array(b, dtype="S%d" % (len(b) + 1))
+
+def write_edges(path, n, tuples, directed=0, fp=None, fmt="bfs2d-edges", num_edges=None,
+                created_by="tests"):
+    """An edge file; fp / fmt / num_edges override the true values (to make
+    bad files)."""
+    tuples = np.asarray(tuples, dtype=np.int64).reshape(-1, 2)
+    with h5py.File(path, "w") as f:
+        if len(tuples):
+            f.create_dataset("edges", data=tuples, chunks=(min(len(tuples), 1 << 16), 2))
+        else:
+            f.create_dataset("edges", shape=(0, 2), dtype=np.int64)
+        put_str(f, "format", fmt)
+        f.attrs["format_version"] = np.int64(1)
+        put_str(f, "created_by", created_by)
+        f.attrs["num_vertices"] = np.int64(n)
+        f.attrs["num_edges"] = np.int64(len(tuples) if num_edges is None else num_edges)
+        f.attrs["directed"] = np.int64(directed)
+        f.attrs["fingerprint"] = np.uint64(fingerprint(tuples) if fp is None else fp)
+    return path

@@ -6,53 +6,12 @@ import numpy as np
 import h5py
 from b2ref import read_edges, undirected_csr, bfs_levels, levels_from_pred
 
-M64 = (1 << 64) - 1
-
-def _mix64(z):
-    z = np.asarray(z, dtype=np.uint64)
-    with np.errstate(over="ignore"):
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xbf58476d1ce4e5b9)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94d049bb133111eb)
-        return z ^ (z >> np.uint64(31))
-
-def fingerprint(tuples):
-    """Sum over rows of b2_fp_tuple(row, u, v) mod 2^64 (common/b2.h)."""
-    n = len(tuples)
-    if n == 0:
-        return 0
-    row = np.arange(n, dtype=np.uint64)
-    u = tuples[:, 0].astype(np.int64).view(np.uint64)
-    v = tuples[:, 1].astype(np.int64).view(np.uint64)
-    with np.errstate(over="ignore"):
-        h = _mix64(_mix64(row + np.uint64(0x3c6ef372fe94f82b)) ^ _mix64(u + np.uint64(0xa54ff53a5f1d36f1))
-                   ^ (v * np.uint64(0x9e3779b97f4a7c15)))
-    return int(sum(int(x) for x in h) & M64)
+from b2ref import M64, _mix64, fingerprint, rng_at, rng_key, write_edges, put_str
 
 def cstr(x):
     """A fixed-length string attribute with its terminating NUL (FORMATS.md)."""
     x = x.encode() if isinstance(x, str) else x
     return np.array(x, dtype="S%d" % (len(x) + 1))
-
-def write_edges(path, n, tuples, directed=0):
-    tuples = np.asarray(tuples, dtype=np.int64).reshape(-1, 2)
-    with h5py.File(path, "w") as f:
-        f.create_dataset("edges", data=tuples, dtype="<i8")
-        f.attrs["format"] = cstr("bfs2d-edges")
-        f.attrs["format_version"] = np.int64(1)
-        f.attrs["created_by"] = cstr("partref.py")
-        f.attrs["num_vertices"] = np.int64(n)
-        f.attrs["num_edges"] = np.int64(len(tuples))
-        f.attrs["directed"] = np.int64(directed)
-        f.attrs["fingerprint"] = np.uint64(fingerprint(tuples))
-
-def rng_at(key, i):
-    """b2_rng_at of common/b2.h for python ints."""
-    return int(_mix64(np.uint64((key + (i + 1) * 0x9e3779b97f4a7c15) & M64)))
-
-def rng_key(seed, stream):
-    a = int(_mix64(np.uint64((seed ^ 0x6a09e667f3bcc909) & M64)))
-    c = int(_mix64(np.uint64((stream + 0xbb67ae8584caa73b) & M64)))
-    return int(_mix64(np.uint64((a + c) & M64)))
 
 def expected_roots(tdeg, nroots, seed, stream=4):
     """FORMATS.md "BFS file": the roots rule, written independently."""

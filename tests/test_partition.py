@@ -16,53 +16,11 @@ import b2ref
 from b2ref import Report, run, TMP, SAN
 
 rep = Report()
-M64 = (1 << 64) - 1
-
-
-def mix64(z):
-    z = np.asarray(z, dtype=np.uint64)
-    with np.errstate(over="ignore"):
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xbf58476d1ce4e5b9)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94d049bb133111eb)
-        return z ^ (z >> np.uint64(31))
-
-
-def fingerprint(tuples):
-    """FORMATS.md: sum over rows k of b2_fp_tuple(k, u_k, v_k) mod 2^64."""
-    if len(tuples) == 0:
-        return 0
-    k = np.arange(len(tuples), dtype=np.uint64)
-    u = tuples[:, 0].astype(np.uint64)
-    v = tuples[:, 1].astype(np.uint64)
-    with np.errstate(over="ignore"):
-        x = mix64(mix64(k + np.uint64(0x3c6ef372fe94f82b)) ^ mix64(u + np.uint64(0xa54ff53a5f1d36f1))
-                  ^ (v * np.uint64(0x9e3779b97f4a7c15)))
-    return int(np.sum(x, dtype=np.uint64))  # wraps mod 2^64
-
-
-def put_str(obj, name, val):
-    """A fixed-length, NUL-terminated string attribute, as FORMATS.md says."""
-    t = h5py.h5t.C_S1.copy()
-    t.set_size(len(val) + 1)
-    t.set_strpad(h5py.h5t.STR_NULLTERM)
-    obj.attrs.create(name, np.bytes_(val), dtype=h5py.Datatype(t))
+from b2ref import fingerprint, put_str
 
 
 def write_edges(path, n, tuples, directed=0, fp=None, fmt="bfs2d-edges", num_edges=None):
-    tuples = np.asarray(tuples, dtype=np.int64).reshape(-1, 2)
-    with h5py.File(path, "w") as f:
-        if len(tuples):
-            f.create_dataset("edges", data=tuples, chunks=(min(len(tuples), 64), 2))
-        else:
-            f.create_dataset("edges", shape=(0, 2), dtype=np.int64)
-        put_str(f, "format", fmt)
-        f.attrs["format_version"] = np.int64(1)
-        put_str(f, "created_by", "test_partition")
-        f.attrs["num_vertices"] = np.int64(n)
-        f.attrs["num_edges"] = np.int64(len(tuples) if num_edges is None else num_edges)
-        f.attrs["directed"] = np.int64(directed)
-        f.attrs["fingerprint"] = np.uint64(fingerprint(tuples) if fp is None else fp)
-    return path
+    return b2ref.write_edges(path, n, tuples, directed, fp, fmt, num_edges, created_by="test_partition")
 
 
 def datasets(path):

@@ -14,43 +14,11 @@ import h5py
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import b2ref
 
-M64 = np.uint64(0xFFFFFFFFFFFFFFFF)
+from b2ref import fingerprint, put_str as sattr
 
-def mix64(z):
-    z = z.astype(np.uint64)
-    with np.errstate(over="ignore"):
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xbf58476d1ce4e5b9)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94d049bb133111eb)
-    return z ^ (z >> np.uint64(31))
-
-def fingerprint(tuples):
-    """Sum over rows of b2_fp_tuple(row, u, v) mod 2^64 (common/b2.h)."""
-    m = len(tuples)
-    if m == 0:
-        return 0
-    row = np.arange(m, dtype=np.uint64)
-    u = tuples[:, 0].astype(np.int64).view(np.uint64)
-    v = tuples[:, 1].astype(np.int64).view(np.uint64)
-    with np.errstate(over="ignore"):
-        x = mix64(row + np.uint64(0x3c6ef372fe94f82b)) ^ mix64(u + np.uint64(0xa54ff53a5f1d36f1)) \
-            ^ (v * np.uint64(0x9e3779b97f4a7c15))
-        return int(np.sum(mix64(x), dtype=np.uint64))
-
-def sattr(f, name, s):
-    """A fixed-length, NUL-terminated string (docs/FORMATS.md)."""
-    f.attrs[name] = np.array(s.encode(), dtype="S%d" % (len(s.encode()) + 1))
 
 def write_edges(path, n, tuples, fp=None):
-    tuples = np.asarray(tuples, dtype=np.int64).reshape(-1, 2)
-    with h5py.File(path, "w") as f:
-        f.create_dataset("edges", data=tuples, chunks=(max(1, min(len(tuples), 1 << 20)), 2) if len(tuples) else None)
-        sattr(f, "format", "bfs2d-edges")
-        f.attrs["format_version"] = np.int64(1)
-        sattr(f, "created_by", "test_validate.py")
-        f.attrs["num_vertices"] = np.int64(n)
-        f.attrs["num_edges"] = np.int64(len(tuples))
-        f.attrs["directed"] = np.int64(0)
-        f.attrs["fingerprint"] = np.uint64(fingerprint(tuples) if fp is None else fp)
+    return b2ref.write_edges(path, n, tuples, 0, fp, created_by="test_validate.py")
 
 def write_bfs(path, edges_path, roots, preds, nedge, kept=None, levels=None):
     """A BFS file per docs/FORMATS.md. preds: [Kp][N] rows for kept searches."""
