@@ -167,56 +167,36 @@ out:
 	return error;
 }
 
-/* Every rank writes its own rows, collectively, one chunk per round. */
-static int write_parallel(hid_t dset, const rmat *g, uint64_t lo, uint64_t hi, int64_t *buf,
-                          uint64_t *fp, double *tgen, double *twrite, b2_progress *pr)
+/* Each rank makes its own rows [lo, hi), one chunk per round. Every rank
+ * writes its chunk collectively; with --deflate on several ranks
+ * (gather != NULL on rank 0) rank 0 writes every rank's chunk alone instead. */
+static int generate(hid_t dset, const rmat *g, uint64_t lo, uint64_t hi, int64_t *buf, int one_writer,
+                    int64_t *gather, uint64_t *fp, double *tgen, double *twrite, b2_progress *pr)
 {
 	int error = 0;
-	uint64_t mine = hi - lo, rounds = (mine + CHUNK_ROWS - 1) / CHUNK_ROWS, maxr = 0;
+	uint64_t rounds = (hi - lo + CHUNK_ROWS - 1) / CHUNK_ROWS, maxr = 0;
 	B2_TRY(b2_mpi_ok(MPI_Allreduce(&rounds, &maxr, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce"));
 	for (uint64_t r = 0; r < maxr; r++) {
 		uint64_t row = lo + r * CHUNK_ROWS, k = row < hi ? (hi - row < CHUNK_ROWS ? hi - row : CHUNK_ROWS) : 0;
 		double t0 = b2_now();
 		*fp += rmat_fill(g, row, k, buf);
 		double t1 = b2_now();
-		int e = b2_dset_write_rows(dset, H5T_NATIVE_INT64, k ? row : 0, k, buf, b2_nranks > 1);
-		*tgen += t1 - t0;
-		*twrite += b2_now() - t1;
-		B2_TRY(b2_agree(e, MPI_COMM_WORLD));
-		b2_progress_step(pr, (double)((row - lo) + k) * (double)b2_nranks);
-	}
-done:
-	return error;
-}
-
-/* --deflate with several ranks: rank 0 writes alone what every rank makes. */
-static int write_gathered(hid_t dset, const rmat *g, uint64_t lo, uint64_t hi, int64_t *buf,
-                          int64_t *gather, uint64_t *fp, double *tgen, double *twrite, b2_progress *pr)
-{
-	int error = 0;
-	uint64_t mine = hi - lo, rounds = (mine + CHUNK_ROWS - 1) / CHUNK_ROWS, maxr = 0;
-	B2_TRY(b2_mpi_ok(MPI_Allreduce(&rounds, &maxr, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce"));
-	for (uint64_t r = 0; r < maxr; r++) {
-		uint64_t row = lo + r * CHUNK_ROWS, k = row < hi ? (hi - row < CHUNK_ROWS ? hi - row : CHUNK_ROWS) : 0;
-		double t0 = b2_now();
-		*fp += rmat_fill(g, row, k, buf);
-		double t1 = b2_now();
-		*tgen += t1 - t0;
-		int cnt = (int)(2 * k);
-		B2_TRY(b2_mpi_ok(MPI_Gather(buf, cnt, MPI_INT64_T, gather, 2 * (int)CHUNK_ROWS, MPI_INT64_T, 0,
-		                            MPI_COMM_WORLD), "MPI_Gather of generated rows"));
 		int e = 0;
-		if (b2_rank == 0) {
-			for (int p = 0; p < b2_nranks && !e; p++) {
+		if (!one_writer) {
+			e = b2_dset_write_rows(dset, H5T_NATIVE_INT64, k ? row : 0, k, buf, 1);
+		} else {
+			B2_TRY(b2_mpi_ok(MPI_Gather(buf, (int)(2 * k), MPI_INT64_T, gather, 2 * (int)CHUNK_ROWS, MPI_INT64_T,
+			                            0, MPI_COMM_WORLD), "MPI_Gather of generated rows"));
+			for (int p = 0; b2_rank == 0 && p < b2_nranks && !e; p++) {
 				uint64_t plo, phi;
 				b2_share(&plo, &phi, g->num_edges, b2_nranks, p);
 				uint64_t prow = plo + r * CHUNK_ROWS;
-				if (prow >= phi)
-					continue;
-				uint64_t pk = phi - prow < CHUNK_ROWS ? phi - prow : CHUNK_ROWS;
-				e = b2_dset_write_rows(dset, H5T_NATIVE_INT64, prow, pk, gather + (size_t)p * 2 * CHUNK_ROWS, 0);
+				if (prow < phi)
+					e = b2_dset_write_rows(dset, H5T_NATIVE_INT64, prow, phi - prow < CHUNK_ROWS ? phi - prow : CHUNK_ROWS,
+					                       gather + (size_t)p * 2 * CHUNK_ROWS, 0);
 			}
 		}
+		*tgen += t1 - t0;
 		*twrite += b2_now() - t1;
 		B2_TRY(b2_agree(e, MPI_COMM_WORLD));
 		b2_progress_step(pr, (double)((row - lo) + k) * (double)b2_nranks);
@@ -270,10 +250,7 @@ int main(int argc, char **argv)
 
 	b2_progress pr;
 	b2_progress_begin(&pr, "generating", "tuples", (double)g.num_edges);
-	if (one_writer)
-		B2_TRY(write_gathered(dset, &g, lo, hi, buf, gather, &myfp, &tgen, &twrite, &pr));
-	else
-		B2_TRY(write_parallel(dset, &g, lo, hi, buf, &myfp, &tgen, &twrite, &pr));
+	B2_TRY(generate(dset, &g, lo, hi, buf, one_writer, gather, &myfp, &tgen, &twrite, &pr));
 	b2_progress_end(&pr);
 
 	uint64_t fp = 0;
