@@ -1,0 +1,636 @@
+/* snap_relabel.c — sparse original ids to 0..N-1, in increasing order of
+ * original id, computed by all ranks together.
+ *
+ * The id space is cut into P ranges by splitters drawn from a sample of all
+ * tuple ends (sample sort), so each rank owns the ids of one range and no
+ * rank holds the whole id set. Two passes over the tuples, in rounds of
+ * `batch` ends: (1) every end is sent to its owner, which marks it seen;
+ * the owners then number their distinct ids and an exclusive scan gives each
+ * its first new id; (2) every end is sent to its owner again, which answers
+ * with the new id, written back in place. An owner whose range is dense
+ * enough marks ids in a bitmap (new id = base + ones before it, from per-word
+ * prefix counts); a sparse range uses an open-addressing hash set whose keys
+ * are sorted once to number them. The result is the same for any P. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "snap_import.h"
+
+int snap_wait(MPI_Request *req, const char *what)
+{
+	int done = 0;
+	long ns = 0;
+	for (int spins = 0;; spins++) {
+		int rc = MPI_Test(req, &done, MPI_STATUS_IGNORE);
+		if (rc != MPI_SUCCESS)
+			return b2_mpi_ok(rc, what);
+		if (done)
+			return 0;
+		if (spins < 64)
+			continue;
+		/* short sleeps, 2 us doubling to 50 us: long ones would slow the
+		 * transfers, which progress only inside MPI calls */
+		ns = ns ? (ns < 50000 ? 2 * ns : 50000) : 2000;
+		struct timespec ts = {0, ns};
+		nanosleep(&ts, NULL);
+	}
+}
+
+/* b2_agree, waiting politely */
+static int agree_lazy(int code, MPI_Comm comm)
+{
+	int all = code;
+	MPI_Request r;
+	if (MPI_Iallreduce(&code, &all, 1, MPI_INT, MPI_MAX, comm, &r) != MPI_SUCCESS)
+		return B2_EFAIL;
+	if (snap_wait(&r, "MPI_Iallreduce"))
+		return B2_EFAIL;
+	return all;
+}
+
+#define EMPTY UINT64_MAX /* ids are at most 2^62 */
+
+typedef struct owner {
+	uint64_t lo, hi; /* owned range [lo, hi) */
+	int mode;
+	uint64_t (*bw)[2], nwords; /* bitmap mode: per word {bits, ones before it} */
+	uint64_t *hkey, *hval, hcap, hcount; /* hash mode */
+	uint64_t ndist, base;
+} owner;
+
+static int hash_init(owner *o, uint64_t cap)
+{
+	int error = 0;
+	o->hcap = cap;
+	o->hcount = 0;
+	B2_TRY(b2_alloc(&o->hkey, cap * sizeof(uint64_t), "id hash set"));
+	memset(o->hkey, 0xff, cap * sizeof(uint64_t));
+done:
+	return error;
+}
+
+static inline uint64_t hslot(const owner *o, uint64_t x)
+{
+	uint64_t m = o->hcap - 1, h = b2_mix64(x) & m;
+	while (o->hkey[h] != EMPTY && o->hkey[h] != x)
+		h = (h + 1) & m;
+	return h;
+}
+
+static int hash_insert(owner *o, uint64_t x)
+{
+	int error = 0;
+	uint64_t h = hslot(o, x);
+	if (o->hkey[h] == x)
+		return 0;
+	o->hkey[h] = x;
+	o->hcount++;
+	if (2 * o->hcount > o->hcap) { /* grow: keep the load at most 1/2 */
+		uint64_t *old = o->hkey, oldcap = o->hcap;
+		o->hkey = NULL;
+		B2_TRY(hash_init(o, 2 * oldcap));
+		for (uint64_t i = 0; i < oldcap; i++)
+			if (old[i] != EMPTY) {
+				o->hkey[hslot(o, old[i])] = old[i];
+				o->hcount++;
+			}
+		free(old);
+	}
+done:
+	return error;
+}
+
+/* LSD radix sort of n keys, 8 bits a pass, skipping bytes all keys share. */
+static int radix_sort(uint64_t *a, uint64_t n)
+{
+	int error = 0;
+	uint64_t *tmp = NULL, *src = a, *dst;
+	B2_TRY(b2_alloc(&tmp, (n ? n : 1) * sizeof(uint64_t), "sort buffer"));
+	dst = tmp;
+	for (int shift = 0; shift < 64; shift += 8) {
+		uint64_t cnt[256] = {0};
+		for (uint64_t i = 0; i < n; i++)
+			cnt[(src[i] >> shift) & 255]++;
+		int skip = 0;
+		for (int b = 0; b < 256; b++)
+			if (cnt[b] == n)
+				skip = 1;
+		if (skip)
+			continue;
+		uint64_t sum = 0;
+		for (int b = 0; b < 256; b++) {
+			uint64_t c = cnt[b];
+			cnt[b] = sum;
+			sum += c;
+		}
+		for (uint64_t i = 0; i < n; i++)
+			dst[cnt[(src[i] >> shift) & 255]++] = src[i];
+		uint64_t *t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != a)
+		memcpy(a, src, n * sizeof(uint64_t));
+done:
+	free(tmp);
+	return error;
+}
+
+static int owner_setup(owner *o, int mode, uint64_t lo, uint64_t hi, uint64_t expect_ends)
+{
+	int error = 0;
+	uint64_t range = hi - lo;
+	o->lo = lo;
+	o->hi = hi;
+	if (mode == SNAP_MAP_AUTO) {
+		/* a bitmap plus prefix counts costs range/4 bytes */
+		uint64_t bytes = range / 4, allow = 2 * expect_ends;
+		mode = bytes <= (UINT64_C(1) << 27) || bytes <= allow ? SNAP_MAP_BITMAP : SNAP_MAP_HASH;
+	}
+	o->mode = mode;
+	if (mode == SNAP_MAP_BITMAP) {
+		if (range > (UINT64_C(1) << 40))
+			B2_FAIL(B2_EUSAGE, "--id-map bitmap: the ids of this rank span %llu values, too many for a bitmap",
+			        (unsigned long long)range);
+		o->nwords = (range + 63) / 64;
+		B2_TRY(b2_calloc(&o->bw, o->nwords ? o->nwords : 1, 2 * sizeof(uint64_t), "id bitmap"));
+	} else {
+		/* grows by doubling: the number of distinct ids is not known */
+		B2_TRY(hash_init(o, UINT64_C(1) << 16));
+	}
+done:
+	return error;
+}
+
+/* Without a call: the build does not assume the popcnt instruction. */
+static inline uint64_t pop64(uint64_t x)
+{
+	x = x - ((x >> 1) & UINT64_C(0x5555555555555555));
+	x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
+	x = (x + (x >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
+	return (x * UINT64_C(0x0101010101010101)) >> 56;
+}
+
+static int owner_mark(owner *o, const uint64_t *x, uint64_t n)
+{
+	int error = 0;
+	if (o->mode == SNAP_MAP_BITMAP) {
+		uint64_t (*bw)[2] = o->bw, lo = o->lo, range = o->hi - o->lo;
+		for (uint64_t i = 0; i < n; i++) {
+			uint64_t d = x[i] - lo;
+			if (d >= range)
+				B2_FAIL(B2_EFAIL, "internal: id %llu sent to the owner of [%llu, %llu)",
+				        (unsigned long long)x[i], (unsigned long long)o->lo, (unsigned long long)o->hi);
+			bw[d >> 6][0] |= UINT64_C(1) << (d & 63);
+		}
+	} else {
+		for (uint64_t i = 0; i < n; i++) {
+			if (x[i] < o->lo || x[i] >= o->hi)
+				B2_FAIL(B2_EFAIL, "internal: id %llu sent to the owner of [%llu, %llu)",
+				        (unsigned long long)x[i], (unsigned long long)o->lo, (unsigned long long)o->hi);
+			B2_TRY(hash_insert(o, x[i]));
+		}
+	}
+done:
+	return error;
+}
+
+/* Numbers the distinct ids; fills ids[] (increasing) for /vertex_ids. */
+static int owner_finish(owner *o, int64_t **ids)
+{
+	int error = 0;
+	*ids = NULL;
+	if (o->mode == SNAP_MAP_BITMAP) {
+		uint64_t s = 0;
+		for (uint64_t w = 0; w < o->nwords; w++) {
+			o->bw[w][1] = s;
+			s += pop64(o->bw[w][0]);
+		}
+		o->ndist = s;
+		B2_TRY(b2_alloc(ids, (s ? s : 1) * sizeof(int64_t), "vertex ids"));
+		uint64_t k = 0;
+		for (uint64_t w = 0; w < o->nwords; w++)
+			for (uint64_t b = o->bw[w][0]; b; b &= b - 1)
+				(*ids)[k++] = (int64_t)(o->lo + 64 * w + (uint64_t)__builtin_ctzll(b));
+	} else {
+		uint64_t *keys = NULL;
+		o->ndist = o->hcount;
+		B2_TRY(b2_alloc(&keys, (o->hcount ? o->hcount : 1) * sizeof(uint64_t), "vertex ids"));
+		*ids = (int64_t *)keys;
+		uint64_t k = 0;
+		for (uint64_t i = 0; i < o->hcap; i++)
+			if (o->hkey[i] != EMPTY)
+				keys[k++] = o->hkey[i];
+		B2_TRY(radix_sort(keys, k));
+		B2_TRY(b2_alloc(&o->hval, o->hcap * sizeof(uint64_t), "id numbering"));
+		for (uint64_t i = 0; i < k; i++)
+			o->hval[hslot(o, keys[i])] = i;
+	}
+done:
+	return error;
+}
+
+static inline uint64_t owner_map(const owner *o, uint64_t x)
+{
+	if (o->mode == SNAP_MAP_BITMAP) {
+		uint64_t d = x - o->lo, w = d >> 6;
+		return o->base + o->bw[w][1] + pop64(o->bw[w][0] & ((UINT64_C(1) << (d & 63)) - 1));
+	}
+	return o->base + o->hval[hslot(o, x)];
+}
+
+static void owner_free(owner *o)
+{
+	free(o->bw);
+	free(o->hkey);
+	free(o->hval);
+	memset(o, 0, sizeof *o);
+}
+
+/* ---- exchange rounds --------------------------------------------------------- */
+
+/* Recently exchanged ids (direct-mapped), with --id-cache: high-degree ids
+ * recur, and a hit needs no message. Pass 1 remembers ids sent; pass 2 ids
+ * with their answer. Off by default: within one node a message is a memory
+ * copy, cheaper than the cache's random accesses; across nodes it may pay. */
+#define CACHE_BITS 16
+typedef struct xch {
+	MPI_Comm comm;
+	int P, me;
+	uint64_t *cid, *cval; /* 2^CACHE_BITS each; NULL: no cache */
+	const uint64_t *spl; /* P-1 splitters: owner(x) = how many are <= x */
+	int *scnt, *sdis, *rcnt, *rdis, *cur;
+	uint64_t *sbuf, *rbuf;
+	uint32_t *own;
+	uint64_t rcap;
+} xch;
+
+static inline uint32_t owner_of(const uint64_t *restrict spl, int P, uint64_t x)
+{
+	if (P <= 8) { /* branch-free count of the splitters <= x */
+		uint32_t w = 0;
+		for (int j = 0; j < P - 1; j++)
+			w += spl[j] <= x;
+		return w;
+	}
+	int lo = 0, hi = P - 1;
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		if (spl[mid] <= x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (uint32_t)lo;
+}
+
+/* A round's ends: up to MAXSEG pieces of chunks (chunks hold at most 2^21
+ * ends, and a round may want more). */
+#define MAXSEG 64
+typedef struct slice {
+	uint64_t *x[MAXSEG];
+	uint64_t n[MAXSEG];
+	int nseg;
+} slice;
+
+/* One round on the ends of sl (possibly none). translate 0: the owners mark
+ * what they get; 1: they answer with new ids, written back into x. Returns
+ * an error all ranks agreed on; *local is an error of this rank alone (from
+ * marking), carried into the next round's agreement (one agreement a round:
+ * every synchronisation costs when ranks share cores). */
+static inline uint64_t cslot(uint64_t x)
+{
+	return (x * UINT64_C(0x9e3779b97f4a7c15)) >> (64 - CACHE_BITS);
+}
+
+#define DONE UINT32_MAX /* own[] of an end handled without a message */
+
+static int xch_round(xch *X, owner *o, const slice *sl, int translate, int *local)
+{
+	int error = *local, P = X->P, me = X->me;
+	uint64_t k = 0;
+	const uint64_t *restrict spl = X->spl;
+	uint32_t *restrict own = X->own;
+	int *restrict scnt = X->scnt, *restrict cur = X->cur;
+	uint64_t *restrict sbuf = X->sbuf, *restrict cid = X->cid, *restrict cval = X->cval;
+	const int bitmap = o->mode == SNAP_MAP_BITMAP;
+	memset(scnt, 0, (size_t)P * sizeof(int));
+	/* ends this rank owns, and cache hits, are handled here, in place */
+	for (int g = 0; g < sl->nseg; g++) {
+		uint64_t *restrict x = sl->x[g];
+		uint64_t n = sl->n[g];
+		uint32_t *restrict ow = own + k;
+		for (uint64_t i = 0; i < n; i++) {
+			uint64_t v = x[i];
+			uint32_t w = owner_of(spl, P, v);
+			if (w == (uint32_t)me) {
+				ow[i] = DONE;
+				if (translate)
+					x[i] = owner_map(o, v);
+				else if (bitmap) { /* in range: owner_of said so */
+					uint64_t d = v - o->lo;
+					o->bw[d >> 6][0] |= UINT64_C(1) << (d & 63);
+				} else if (!error)
+					error = owner_mark(o, &x[i], 1);
+				continue;
+			}
+			if (cid) {
+				uint64_t h = cslot(v);
+				if (cid[h] == v) {
+					ow[i] = DONE;
+					if (translate)
+						x[i] = cval[h];
+					continue;
+				}
+				if (!translate)
+					cid[h] = v;
+			}
+			ow[i] = w;
+			scnt[w]++;
+		}
+		k += n;
+	}
+	*local = error;
+	X->sdis[0] = 0;
+	for (int r = 1; r < P; r++)
+		X->sdis[r] = X->sdis[r - 1] + scnt[r - 1];
+	memcpy(cur, X->sdis, (size_t)P * sizeof(int));
+	k = 0;
+	for (int g = 0; g < sl->nseg; g++) {
+		const uint64_t *restrict x = sl->x[g];
+		uint64_t n = sl->n[g];
+		const uint32_t *restrict ow = own + k;
+		for (uint64_t i = 0; i < n; i++)
+			if (ow[i] != DONE)
+				sbuf[cur[ow[i]]++] = x[i];
+		k += n;
+	}
+	MPI_Request req;
+	B2_TRY(b2_mpi_ok(MPI_Ialltoall(scnt, 1, MPI_INT, X->rcnt, 1, MPI_INT, X->comm, &req), "MPI_Ialltoall"));
+	B2_TRY(snap_wait(&req, "MPI_Ialltoall"));
+	uint64_t nr = 0;
+	for (int r = 0; r < P; r++) {
+		X->rdis[r] = (int)nr;
+		nr += (uint64_t)X->rcnt[r];
+	}
+	if (!error && nr > X->rcap) {
+		free(X->rbuf);
+		X->rcap = nr;
+		error = b2_alloc(&X->rbuf, nr * sizeof(uint64_t), "id exchange buffer");
+	}
+	/* no rank may be left waiting in the exchange below */
+	B2_TRY(agree_lazy(error, X->comm));
+	B2_TRY(b2_mpi_ok(MPI_Ialltoallv(sbuf, scnt, X->sdis, MPI_UINT64_T, X->rbuf, X->rcnt,
+	                                X->rdis, MPI_UINT64_T, X->comm, &req), "MPI_Ialltoallv"));
+	B2_TRY(snap_wait(&req, "MPI_Ialltoallv"));
+	if (!translate) {
+		if (!*local)
+			*local = owner_mark(o, X->rbuf, nr);
+	} else {
+		uint64_t *restrict rb = X->rbuf;
+		for (uint64_t i = 0; i < nr; i++)
+			rb[i] = owner_map(o, rb[i]);
+		B2_TRY(b2_mpi_ok(MPI_Ialltoallv(rb, X->rcnt, X->rdis, MPI_UINT64_T, sbuf, scnt,
+		                                X->sdis, MPI_UINT64_T, X->comm, &req), "MPI_Ialltoallv"));
+		B2_TRY(snap_wait(&req, "MPI_Ialltoallv"));
+		memcpy(cur, X->sdis, (size_t)P * sizeof(int));
+		k = 0;
+		for (int g = 0; g < sl->nseg; g++) {
+			uint64_t *restrict x = sl->x[g];
+			uint64_t n = sl->n[g];
+			const uint32_t *restrict ow = own + k;
+			for (uint64_t i = 0; i < n; i++)
+				if (ow[i] != DONE) {
+					uint64_t v = x[i], nv = sbuf[cur[ow[i]]++];
+					if (cid) {
+						uint64_t h = cslot(v);
+						cid[h] = v;
+						cval[h] = nv;
+					}
+					x[i] = nv;
+				}
+			k += n;
+		}
+	}
+done:
+	return error;
+}
+
+/* Walks the store's ends in slices of at most batch. */
+typedef struct cursor {
+	snap_store *st;
+	size_t c;
+	uint64_t off;
+} cursor;
+
+/* The next at most batch ends (none at the end), in at most MAXSEG pieces. */
+static void next_slice(cursor *k, uint64_t batch, slice *sl)
+{
+	uint64_t want = batch;
+	sl->nseg = 0;
+	while (want > 0 && sl->nseg < MAXSEG) {
+		while (k->c < k->st->nch && k->off >= 2 * k->st->ch[k->c].n) {
+			k->c++;
+			k->off = 0;
+		}
+		if (k->c == k->st->nch)
+			break;
+		snap_chunk *ch = &k->st->ch[k->c];
+		uint64_t left = 2 * ch->n - k->off, n = left < want ? left : want;
+		sl->x[sl->nseg] = (uint64_t *)(ch->a + k->off);
+		sl->n[sl->nseg++] = n;
+		k->off += n;
+		want -= n;
+	}
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Splitters from a sample of every rank's ends, in proportion to its count. */
+static int splitters(uint64_t *spl, snap_store *st, uint64_t total, MPI_Comm comm, int P)
+{
+	int error = 0;
+	uint64_t *mine = NULL, *all = NULL;
+	int *cnt = NULL, *dis = NULL;
+	uint64_t ends = 2 * st->total, want = 256 * (uint64_t)P;
+	uint64_t k = ends ? (st->total * want + total - 1) / total : 0;
+	if (k > ends)
+		k = ends;
+	B2_TRY(b2_alloc(&mine, (k ? k : 1) * sizeof(uint64_t), "id sample"));
+	/* sample j is end number floor(j * ends / k): one walk over the chunks */
+	uint64_t j = 0, seen = 0;
+	for (size_t c = 0; c < st->nch && j < k; c++) {
+		uint64_t m = 2 * st->ch[c].n;
+		while (j < k) {
+			uint64_t pos = (uint64_t)((unsigned __int128)j * ends / k);
+			if (pos >= seen + m)
+				break;
+			mine[j++] = (uint64_t)st->ch[c].a[pos - seen];
+		}
+		seen += m;
+	}
+	int kk = (int)k;
+	B2_TRY(b2_calloc(&cnt, (size_t)P, sizeof(int), "sample counts"));
+	B2_TRY(b2_calloc(&dis, (size_t)P, sizeof(int), "sample counts"));
+	B2_TRY(b2_mpi_ok(MPI_Allgather(&kk, 1, MPI_INT, cnt, 1, MPI_INT, comm), "MPI_Allgather"));
+	int ns = 0;
+	for (int r = 0; r < P; r++) {
+		dis[r] = ns;
+		ns += cnt[r];
+	}
+	B2_TRY(b2_alloc(&all, (size_t)(ns ? ns : 1) * sizeof(uint64_t), "id sample"));
+	B2_TRY(b2_mpi_ok(MPI_Allgatherv(mine, kk, MPI_UINT64_T, all, cnt, dis, MPI_UINT64_T, comm),
+	                 "MPI_Allgatherv"));
+	qsort(all, (size_t)ns, sizeof(uint64_t), cmp_u64);
+	for (int r = 0; r < P - 1; r++)
+		spl[r] = ns ? all[(uint64_t)(r + 1) * (uint64_t)ns / (uint64_t)P] : 0;
+done:
+	free(mine);
+	free(all);
+	free(cnt);
+	free(dis);
+	return error;
+}
+
+int snap_relabel(snap_relabel_out *out, snap_store *st, uint64_t total, uint64_t batch, int mode,
+                 int id_cache, MPI_Comm comm)
+{
+	int error = 0, P = 1, me = 0, local = 0;
+	owner o;
+	xch X;
+	uint64_t *spl = NULL;
+	memset(out, 0, sizeof *out);
+	memset(&o, 0, sizeof o);
+	memset(&X, 0, sizeof X);
+	MPI_Comm_size(comm, &P);
+	MPI_Comm_rank(comm, &me);
+
+	/* the id range of all ranks */
+	/* ids are in [0, 2^62], so signed int64 reductions are exact (this
+	 * MPICH compares MPI_UINT64_T as signed in MIN/MAX: avoid it) */
+	int64_t mn = INT64_MAX, mx = 0, gmn, gmx;
+	for (size_t c = 0; c < st->nch; c++) {
+		const int64_t *a = st->ch[c].a;
+		for (uint64_t i = 0; i < 2 * st->ch[c].n; i++) {
+			mn = a[i] < mn ? a[i] : mn;
+			mx = a[i] > mx ? a[i] : mx;
+		}
+	}
+	B2_TRY(b2_mpi_ok(MPI_Allreduce(&mn, &gmn, 1, MPI_INT64_T, MPI_MIN, comm), "MPI_Allreduce"));
+	B2_TRY(b2_mpi_ok(MPI_Allreduce(&mx, &gmx, 1, MPI_INT64_T, MPI_MAX, comm), "MPI_Allreduce"));
+
+	B2_TRY(b2_alloc(&spl, (size_t)P * sizeof(uint64_t), "splitters"));
+	if (P > 1)
+		B2_TRY(splitters(spl, st, total, comm, P));
+	uint64_t lo = me == 0 ? (uint64_t)gmn : spl[me - 1], hi = me == P - 1 ? (uint64_t)gmx + 1 : spl[me];
+	if (hi < lo)
+		hi = lo;
+	error = owner_setup(&o, mode, lo, hi, 2 * total / (uint64_t)P + 1);
+	B2_TRY(b2_agree(error, comm));
+
+	/* MPI counts and displacements are int: a round receives at most P*batch */
+	if (batch > (uint64_t)INT32_MAX / (uint64_t)P)
+		batch = (uint64_t)INT32_MAX / (uint64_t)P;
+	if (P > 1) {
+		X.comm = comm;
+		X.P = P;
+		X.me = me;
+		X.spl = spl;
+		B2_TRY(b2_calloc(&X.scnt, (size_t)P, sizeof(int), "exchange counts"));
+		B2_TRY(b2_calloc(&X.sdis, (size_t)P, sizeof(int), "exchange counts"));
+		B2_TRY(b2_calloc(&X.rcnt, (size_t)P, sizeof(int), "exchange counts"));
+		B2_TRY(b2_calloc(&X.rdis, (size_t)P, sizeof(int), "exchange counts"));
+		B2_TRY(b2_calloc(&X.cur, (size_t)P, sizeof(int), "exchange counts"));
+		B2_TRY(b2_alloc(&X.sbuf, batch * sizeof(uint64_t), "id exchange buffer"));
+		B2_TRY(b2_alloc(&X.own, batch * sizeof(uint32_t), "id exchange buffer"));
+		if (id_cache) {
+			B2_TRY(b2_alloc(&X.cid, sizeof(uint64_t) << CACHE_BITS, "id cache"));
+			B2_TRY(b2_alloc(&X.cval, sizeof(uint64_t) << CACHE_BITS, "id cache"));
+			memset(X.cid, 0xff, sizeof(uint64_t) << CACHE_BITS); /* no id is 2^64-1 */
+		}
+	}
+	/* count this rank's rounds by walking the cursor once */
+	int64_t rounds = 0, grounds = 0;
+	if (P > 1) {
+		cursor k = {st, 0, 0};
+		slice sl;
+		for (next_slice(&k, batch, &sl); sl.nseg; next_slice(&k, batch, &sl))
+			rounds++;
+	}
+	B2_TRY(b2_mpi_ok(MPI_Allreduce(&rounds, &grounds, 1, MPI_INT64_T, MPI_MAX, comm), "MPI_Allreduce"));
+
+	/* pass 1: owners learn their ids */
+	if (P == 1) {
+		for (size_t c = 0; c < st->nch && !error; c++)
+			error = owner_mark(&o, (const uint64_t *)st->ch[c].a, 2 * st->ch[c].n);
+	} else {
+		cursor k = {st, 0, 0};
+		slice sl;
+		for (int64_t r = 0; r < grounds; r++) {
+			next_slice(&k, batch, &sl);
+			if ((error = xch_round(&X, &o, &sl, 0, &local)) != 0)
+				break;
+		}
+		if (!error)
+			error = local;
+	}
+	B2_TRY(b2_agree(error, comm));
+	error = owner_finish(&o, &out->ids);
+	B2_TRY(b2_agree(error, comm));
+	B2_TRY(b2_mpi_ok(MPI_Exscan(&o.ndist, &o.base, 1, MPI_UINT64_T, MPI_SUM, comm), "MPI_Exscan"));
+	if (me == 0)
+		o.base = 0;
+	B2_TRY(b2_mpi_ok(MPI_Allreduce(&o.ndist, &out->num_vertices, 1, MPI_UINT64_T, MPI_SUM, comm),
+	                 "MPI_Allreduce"));
+	out->base = o.base;
+	out->count = o.ndist;
+	out->mode = o.mode;
+	out->map_bytes = o.mode == SNAP_MAP_BITMAP ? 2 * o.nwords * sizeof(uint64_t)
+	                                           : 2 * o.hcap * sizeof(uint64_t);
+
+	/* pass 2: every end gets its new id; the cache now holds answers */
+	if (X.cid)
+		memset(X.cid, 0xff, sizeof(uint64_t) << CACHE_BITS);
+	if (P == 1) {
+		for (size_t c = 0; c < st->nch; c++) {
+			uint64_t *a = (uint64_t *)st->ch[c].a;
+			for (uint64_t i = 0; i < 2 * st->ch[c].n; i++)
+				a[i] = owner_map(&o, a[i]);
+		}
+	} else {
+		cursor k = {st, 0, 0};
+		slice sl;
+		for (int64_t r = 0; r < grounds; r++) {
+			next_slice(&k, batch, &sl);
+			if ((error = xch_round(&X, &o, &sl, 1, &local)) != 0)
+				break;
+		}
+	}
+	error = b2_agree(error, comm);
+done:
+	owner_free(&o);
+	free(spl);
+	free(X.scnt);
+	free(X.sdis);
+	free(X.rcnt);
+	free(X.rdis);
+	free(X.cur);
+	free(X.sbuf);
+	free(X.rbuf);
+	free(X.own);
+	free(X.cid);
+	free(X.cval);
+	if (error)
+		snap_relabel_free(out);
+	return error;
+}
+
+void snap_relabel_free(snap_relabel_out *out)
+{
+	free(out->ids);
+	out->ids = NULL;
+}
