@@ -47,7 +47,9 @@ for s in $SCALES; do
       refs=()
       for r in $(seq "$G500_REPS"); do
         log=$OUTDIR/g500-s$s-np$np-r$r.log
-        (cd "$OUTDIR" && SKIP_BFS=1 SKIP_VALIDATION=1 launch "$np" "$G500_BFS" "$s" "$EF" >"$log" 2>&1)
+        # only graph_generation is read: the reference may fail later (its
+        # one-rank CSR construction crashes at scale 24 here) and that is not ours
+        (cd "$OUTDIR" && SKIP_BFS=1 SKIP_VALIDATION=1 launch "$np" "$G500_BFS" "$s" "$EF" >"$log" 2>&1) || true
         refs+=("$(awk '/^graph_generation:/ {print $2}' "$log")")
       done
       ref=$(printf '%s\n' "${refs[@]}" | median)
