@@ -40,6 +40,7 @@ NVFLAGS  ?= -O3 -std=c++17 -gencode arch=compute_90,code=[sm_90,compute_90] -lin
 CUDA_LIBS := -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lpthread -lstdc++
 endif
 
+.DEFAULT_GOAL := all
 PROGRAMS :=
 COMMON_SRCS := $(wildcard common/*.c)
 include $(wildcard */module.mk)
