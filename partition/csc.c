@@ -169,17 +169,14 @@ done:
 }
 
 /* Sorts the store's keys (pt->keys or pt->tmp holds them afterwards: the
- * return value) and adds the column counts before deduplication to pt->deg. */
+ * return value). The callers' deduplicating passes also add the column
+ * counts before deduplication to pt->deg. */
 static int sort_store(part *pt, uint64_t **sorted)
 {
 	int error = 0;
-	const int rb = pt->rowbits;
 	if (!pt->tmp)
 		B2_TRY(alloc_big(&pt->tmp, (pt->S ? pt->S : 1) * sizeof *pt->tmp, "sorting edges (--mem)"));
-	*sorted = radix_sort(pt->keys, pt->tmp, pt->nkeys, rb + pt->colbits);
-	const uint64_t *k = *sorted;
-	for (uint64_t x = 0; x < pt->nkeys; x++)
-		pt->deg[k[x] >> rb]++;
+	*sorted = radix_sort(pt->keys, pt->tmp, pt->nkeys, pt->rowbits + pt->colbits);
 done:
 	return error;
 }
@@ -209,7 +206,9 @@ int part_spill(part *pt)
 	B2_TRY(sort_store(pt, &k));
 	B2_TRY(b2_alloc(&buf, BUFK * sizeof *buf, "spill buffer"));
 	uint64_t off = pt->spill_bytes, nb = 0;
+	const int rb = pt->rowbits;
 	for (uint64_t x = 0, prev = 0; x < pt->nkeys; x++) {
+		pt->deg[k[x] >> rb]++;
 		if (x > 0 && k[x] == prev)
 			continue;
 		prev = buf[nb++] = k[x];
@@ -367,6 +366,7 @@ int part_finalize(part *pt)
 		memset(pt->cp, 0, (pt->NC + 1) * sizeof *pt->cp);
 		for (uint64_t x = 0, prev = 0; x < pt->nkeys; x++) {
 			uint64_t key = k[x];
+			pt->deg[key >> rb]++;
 			if (x > 0 && key == prev)
 				continue;
 			prev = key;

@@ -49,25 +49,44 @@ static inline void split_block(const part *pt, uint64_t t, uint64_t *q, uint64_t
 	}
 }
 
-/* Turns tuples into directed-edge keys. dest == NULL (one rank): keys go to
- * out in order. Else out[k] gets the key and dest[k] its rank. Returns the
- * number of keys, or UINT64_MAX after reporting an out-of-range vertex. */
-static uint64_t make_keys(part *pt, const int64_t *tup, uint64_t n, uint64_t row0,
-                          uint64_t *out, uint32_t *dest)
+/* Where make_keys puts keys: a key for this rank goes straight to its store
+ * (mine), any other to out, with its rank in dest (dest == NULL: there is
+ * only one other rank, P = 2). Both places are written and one count
+ * advances, so that the unpredictable choice costs no branch. */
+typedef struct sink {
+	uint64_t *mine, nmine;
+	uint64_t *out, nout;
+	uint32_t *dest;
+	uint32_t me;
+} sink;
+
+static inline void emit(sink *s, uint32_t d, uint64_t key)
+{
+	uint64_t self = d == s->me;
+	s->mine[s->nmine] = key;
+	s->out[s->nout] = key;
+	if (s->dest)
+		s->dest[s->nout] = d;
+	s->nmine += self;
+	s->nout += 1 - self;
+}
+
+/* Turns tuples into directed-edge keys. One rank: all keys go to
+ * s->mine in order; several: see sink. Returns 0, or B2_EDATA after
+ * reporting an out-of-range vertex. */
+static int make_keys(part *pt, const int64_t *tup, uint64_t n, uint64_t row0, sink *s)
 {
 	const uint64_t N = (uint64_t)pt->N, b = pt->b, bR = pt->bR, C = (uint64_t)pt->C;
 	const uint64_t P = (uint64_t)pt->P;
 	const int rb = pt->rowbits;
-	uint64_t k = 0, fp = 0, loops = 0;
+	uint64_t fp = 0, loops = 0;
 	for (uint64_t t = 0; t < n; t++) {
 		uint64_t u = (uint64_t)tup[2 * t], v = (uint64_t)tup[2 * t + 1];
-		if (u >= N || v >= N) {
-			b2_err(B2_EDATA, "%s: /edges row %llu: (%lld, %lld) has a vertex outside 0..%lld "
-			       "(num_vertices = %lld)", pt->edges_path, (unsigned long long)(row0 + t),
-			       (long long)tup[2 * t], (long long)tup[2 * t + 1], (long long)(pt->N - 1),
-			       (long long)pt->N);
-			return UINT64_MAX;
-		}
+		if (u >= N || v >= N)
+			return b2_err(B2_EDATA, "%s: /edges row %llu: (%lld, %lld) has a vertex outside "
+			              "0..%lld (num_vertices = %lld)", pt->edges_path,
+			              (unsigned long long)(row0 + t), (long long)tup[2 * t],
+			              (long long)tup[2 * t + 1], (long long)(pt->N - 1), (long long)pt->N);
 		fp += b2_fp_tuple(row0 + t, (int64_t)u, (int64_t)v);
 		if (u == v) {
 			loops++;
@@ -83,28 +102,24 @@ static uint64_t make_keys(part *pt, const int64_t *tup, uint64_t n, uint64_t row
 		uint64_t c1 = ru * b + mu, r1 = qv * b + mv;
 		uint64_t c2 = rv * b + mv, r2 = qu * b + mu;
 		if (P == 1) {
-			out[k++] = ((p1 * bR + c1) << rb) | r1;
-			out[k++] = ((p2 * bR + c2) << rb) | r2;
+			s->mine[s->nmine++] = ((p1 * bR + c1) << rb) | r1;
+			s->mine[s->nmine++] = ((p2 * bR + c2) << rb) | r2;
 		} else if (pt->u_dest) {
 			uint64_t u1 = p1, u2 = p2;
 			if (pt->k > 1) {
 				u1 = p1 * pt->k + fdiv_qr(&pt->div_w, c1, &c1);
 				u2 = p2 * pt->k + fdiv_qr(&pt->div_w, c2, &c2);
 			}
-			dest[k] = pt->u_dest[u1];
-			out[k++] = ((pt->u_base[u1] + c1) << rb) | r1;
-			dest[k] = pt->u_dest[u2];
-			out[k++] = ((pt->u_base[u2] + c2) << rb) | r2;
+			emit(s, pt->u_dest[u1], ((pt->u_base[u1] + c1) << rb) | r1);
+			emit(s, pt->u_dest[u2], ((pt->u_base[u2] + c2) << rb) | r2);
 		} else { /* k = 1 and too many blocks for tables */
-			dest[k] = (uint32_t)(p1 % P);
-			out[k++] = (((p1 / P) * bR + c1) << rb) | r1;
-			dest[k] = (uint32_t)(p2 % P);
-			out[k++] = (((p2 / P) * bR + c2) << rb) | r2;
+			emit(s, (uint32_t)(p1 % P), (((p1 / P) * bR + c1) << rb) | r1);
+			emit(s, (uint32_t)(p2 % P), (((p2 / P) * bR + c2) << rb) | r2);
 		}
 	}
 	pt->fp += fp;
 	pt->loops += loops;
-	return k;
+	return 0;
 }
 
 int part_route(part *pt, hid_t dset)
@@ -140,9 +155,11 @@ int part_route(part *pt, hid_t dset)
 
 	error = b2_alloc(&tup, pt->T * 2 * sizeof *tup, "tuples read");
 	if (!error && P > 1) {
-		error = b2_alloc(&ekey, pt->T * 2 * sizeof *ekey, "routing keys");
-		if (!error) error = b2_alloc(&sendbuf, pt->T * 2 * sizeof *sendbuf, "routing send buffer");
-		if (!error) error = b2_alloc(&edest, pt->T * 2 * sizeof *edest, "routing destinations");
+		error = b2_alloc(&sendbuf, pt->T * 2 * sizeof *sendbuf, "routing send buffer");
+		if (!error && P > 2)
+			error = b2_alloc(&ekey, pt->T * 2 * sizeof *ekey, "routing keys");
+		if (!error && P > 2)
+			error = b2_alloc(&edest, pt->T * 2 * sizeof *edest, "routing destinations");
 		if (!error) error = b2_calloc(&scnt, (size_t)P * 4, sizeof *scnt, "routing counts");
 		if (!error) {
 			sdsp = scnt + P;
@@ -156,41 +173,38 @@ int part_route(part *pt, hid_t dset)
 	prog = 1;
 	uint64_t pos = lo;
 	for (uint64_t round = 0; round < rounds; round++) {
-		uint64_t n = hi - pos < pt->T ? hi - pos : pt->T, nk = 0;
+		uint64_t n = hi - pos < pt->T ? hi - pos : pt->T;
 		double t0 = b2_now(), sort0 = pt->t_sort;
 		error = read_rows(pt, dset, pos, n, tup);
 		double t1 = b2_now();
 		pt->t_read += t1 - t0;
-		if (!error && P == 1) {
-			if (pt->nkeys + 2 * n > pt->S)
-				error = part_spill(pt);
-			if (!error) {
-				nk = make_keys(pt, tup, n, pos, pt->keys + pt->nkeys, NULL);
-				if (nk == UINT64_MAX)
-					error = B2_EDATA;
-				else
-					pt->nkeys += nk;
-			}
-		} else if (!error) {
-			nk = make_keys(pt, tup, n, pos, ekey, edest);
-			if (nk == UINT64_MAX)
-				error = B2_EDATA;
-		}
+		/* this rank's own keys go straight to the store: room for all */
+		if (!error && pt->nkeys + 2 * n > pt->S)
+			error = part_spill(pt);
+		sink s = {.mine = pt->keys + pt->nkeys, .out = P == 2 ? sendbuf : ekey,
+		          .dest = P == 2 ? NULL : edest, .me = (uint32_t)pt->me};
+		if (!error)
+			error = make_keys(pt, tup, n, pos, &s);
+		pt->nkeys += s.nmine;
 		pt->read_tuples += n;
 		pos += n;
 		B2_TRY(b2_agree(error, MPI_COMM_WORLD));
 		if (P > 1) {
-			/* counting sort of the keys by destination rank */
 			memset(scnt, 0, (size_t)P * sizeof *scnt);
-			for (uint64_t k = 0; k < nk; k++)
-				scnt[edest[k]]++;
-			sdsp[0] = 0;
-			for (int d = 1; d < P; d++)
-				sdsp[d] = sdsp[d - 1] + scnt[d - 1];
-			for (uint64_t k = 0; k < nk; k++)
-				sendbuf[sdsp[edest[k]]++] = ekey[k];
-			for (int d = 0; d < P; d++)
-				sdsp[d] -= scnt[d];
+			memset(sdsp, 0, (size_t)P * sizeof *sdsp);
+			if (P == 2) {
+				scnt[1 - pt->me] = (int)s.nout;
+			} else {
+				/* counting sort of the other ranks' keys by destination */
+				for (uint64_t k = 0; k < s.nout; k++)
+					scnt[edest[k]]++;
+				for (int d = 1; d < P; d++)
+					sdsp[d] = sdsp[d - 1] + scnt[d - 1];
+				for (uint64_t k = 0; k < s.nout; k++)
+					sendbuf[sdsp[edest[k]]++] = ekey[k];
+				for (int d = 0; d < P; d++)
+					sdsp[d] -= scnt[d];
+			}
 			B2_TRY(b2_mpi_ok(MPI_Alltoall(scnt, 1, MPI_INT, rcnt, 1, MPI_INT, MPI_COMM_WORLD),
 			                 "MPI_Alltoall (routing counts)"));
 			uint64_t in = 0;
