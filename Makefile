@@ -90,13 +90,14 @@ deps:
 san:
 	$(MAKE) SAN=1 all
 
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 test: deps
-	$(MAKE) all
-	$(MAKE) SAN=1 all
+	$(MAKE) -j$(JOBS) all
+	$(MAKE) -j$(JOBS) SAN=1 all
 	tests/run.sh
 
 demo: deps
-	$(MAKE) all
+	$(MAKE) -j$(JOBS) all
 	$(MAKE) -f pipeline.mk demo
 
 install: all
