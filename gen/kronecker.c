@@ -106,7 +106,19 @@ static uint64_t fill_block(const rmat *g, uint64_t p0, int n, int64_t *out)
 	if (g->relabel) {
 		for (int i = 0; i < n; i++)
 			q[i] = feistel(g, p0 + (uint64_t)i);
-		for (int i = 0; i < n; i++) /* rare: walk the cycle back into range */
+		/* cycle walking: up to 3/4 of the domain lies past num_edges; whole
+		 * branch-free passes over the block keep the lanes vectorized */
+		for (int pass = 0; pass < 32; pass++) {
+			uint64_t out_of_range = 0;
+			for (int i = 0; i < n; i++) {
+				uint64_t bad = q[i] >= g->num_edges, f = feistel(g, q[i]);
+				q[i] = bad ? f : q[i];
+				out_of_range |= bad;
+			}
+			if (!out_of_range)
+				break;
+		}
+		for (int i = 0; i < n; i++) /* a walk longer than 32 steps: rare */
 			while (q[i] >= g->num_edges)
 				q[i] = feistel(g, q[i]);
 	} else {
