@@ -334,6 +334,17 @@ static void jstats(FILE *f, const char *name, const stats *s)
 }
 static void jfield(FILE *f, const char *k) { fprintf(f, ",\n    \"%s\": ", k); }
 
+/* A JSON array of n numbers. */
+static void jnums(FILE *f, const double *v, int64_t n)
+{
+	fputs("[", f);
+	for (int64_t i = 0; i < n; i++) {
+		fputs(i ? ", " : "", f);
+		jnum(f, v[i]);
+	}
+	fputs("]", f);
+}
+
 static void jgroups(FILE *f, run *runs, int nruns, int weak)
 {
 	group *g = NULL;
@@ -411,19 +422,9 @@ int print_json(FILE *f, run *runs, int nruns)
 		}
 		fputs("]", f);
 		jfield(f, "phase_mean");
-		fputs("[", f);
-		for (int p = 0; p < NPHASE; p++) {
-			fputs(p ? ", " : "", f);
-			jnum(f, r->phase_mean[p]);
-		}
-		fputs("]", f);
+		jnums(f, r->phase_mean, NPHASE);
 		jfield(f, "frontier_mean");
-		fputs("[", f);
-		for (int64_t l = 0; l < r->L; l++) {
-			fputs(l ? ", " : "", f);
-			jnum(f, r->frontier_mean[l]);
-		}
-		fputs("]", f);
+		jnums(f, r->frontier_mean, r->L);
 		jfield(f, "searches");
 		fputs("[", f);
 		for (int64_t k = 0; k < r->K; k++) {
