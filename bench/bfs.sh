@@ -6,14 +6,17 @@
 #                         harmonic-mean TEPS and the phase breakdown;
 #                         k = 1, 2, 4, 8 edges per thread at scale $KSCALE (21);
 #                         weak scaling 1x1 / 1x2 / 2x2 at $WEAK (21) + 0 / 1 / 2
-#                         (as many GPUs as there are), bitmap on / off / auto;
+#                         (as many GPUs as there are), bitmap on / off / auto,
+#                         exchanges by CUDA IPC (auto) and by MPI (--ipc off);
 #                         the big graphs last, so a time limit cuts the least.
+#                         PARTS (default "k weak one") picks the sections.
 #   bench/bfs.sh cpu      this machine: the CPU backend at scale $SCALE (18) on
 #                         $NP (2) ranks, beside the Graph500 reference BFS when
 #                         G500_BFS=/path/to/graph500_reference_bfs is set.
 #
 # Environment: BIN (programs, default bin/), MPIEXEC (mpiexec), WORK (graphs and
-# results, default /tmp/b2bench), GEN_NP (ranks for rmat-gen/partition2d),
+# results, default /tmp/b2bench), GEN_NP (ranks for rmat-gen), PART_NP (for
+# partition2d, default GEN_NP),
 # NROOTS (64), EF (16).
 set -euo pipefail
 mode=${1:-}
@@ -24,6 +27,7 @@ WORK=${WORK:-/tmp/b2bench}
 NROOTS=${NROOTS:-64}
 EF=${EF:-16}
 GEN_NP=${GEN_NP:-$(nproc)}
+PART_NP=${PART_NP:-$GEN_NP}
 mkdir -p "$WORK"
 
 mpi() { local n=$1; shift; if [ "$n" = 1 ]; then "$@"; else $MPIEXEC -n "$n" "$@"; fi; }
@@ -43,8 +47,8 @@ part() {
   local e f; e=$(gen "$1"); f=$WORK/rmat-s$1-e$EF.g$2.h5
   if [ ! -e "$f" ]; then
     local t0=$SECONDS
-    mpi "$GEN_NP" "$BIN/partition2d" -q --grid "$2" "$e" -o "$f" >&2
-    echo "# partition2d scale $1 grid $2: $((SECONDS - t0)) s on $GEN_NP ranks" >&2
+    mpi "$PART_NP" "$BIN/partition2d" -q --grid "$2" "$e" -o "$f" >&2
+    echo "# partition2d scale $1 grid $2: $((SECONDS - t0)) s on $PART_NP ranks" >&2
   fi
   echo "$f"
 }
@@ -61,10 +65,11 @@ with h5py.File(path, "r") as f:
     lev = f["frontier_size"].shape[1]
     print("%-28s %5s %-4s grid %dx%d  scale %s  roots %d  hmean %8.3f GTEPS  mean %.2f ms  "
           "phases ms [xexp %.2f exp %.2f xfold %.2f upd %.2f term %.2f pred %.2f]  levels<=%d  "
-          "msgs bitmap/list %d/%d  load %.1f s  %s"
+          "msgs bitmap/list %d/%d  load %.1f s  %s  [%s]"
           % (label, s("backend"), s("bitmap"), a["grid_rows"], a["grid_cols"], a.get("scale", "?"),
              len(t), hm * 1e-9, 1e3 * t.mean(), *(1e3 * ph.mean(axis=0)), lev - 1,
-             a["bitmap_messages"], a["list_messages"], a["load_time"], s("devices")))
+             a["bitmap_messages"], a["list_messages"], a["load_time"], s("devices"),
+             s("exchange") if "exchange" in a else "-"))
 PY
 }
 # bfs LABEL NP PART ARGS...
@@ -79,26 +84,34 @@ bfs() {
 case $mode in
 gpu)
   NGPU=${NGPU:-$(nvidia-smi -L | wc -l)}
+  PARTS=${PARTS:-k weak one}
   echo "# $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1), $NGPU GPU(s), $(nproc) cores"
-  echo "## edges per thread (one GPU, scale ${KSCALE:-21})"
-  for k in 1 2 4 8; do
-    bfs "k$k-s${KSCALE:-21}" 1 "$(part "${KSCALE:-21}" 1x1)" --backend cuda --edges-per-thread $k
-  done
-  W=${WEAK:-21}
-  echo "## weak scaling (scale +1 per doubling) and bitmap on / off / auto"
-  for g in 1x1 1x2 2x2; do
-    n=$(( ${g%x*} * ${g#*x} )); [ "$n" -le "$NGPU" ] || continue
-    s=$(( W + (n == 1 ? 0 : n == 2 ? 1 : 2) ))
-    p=$(part "$s" $g)
-    for bm in auto on off; do
-      [ $n = 1 ] && [ $bm != auto ] && continue
-      bfs "weak-$g-s$s-$bm" $n "$p" --backend cuda --bitmap $bm
+  if [[ " $PARTS " == *" k "* ]]; then
+    echo "## edges per thread (one GPU, scale ${KSCALE:-21})"
+    for k in 1 2 4 8; do
+      bfs "k$k-s${KSCALE:-21}" 1 "$(part "${KSCALE:-21}" 1x1)" --backend cuda --edges-per-thread $k
     done
-  done
-  echo "## one GPU, top-down, 64 roots"
-  for s in ${SCALES:-21 24 26}; do
-    bfs "1gpu-s$s" 1 "$(part "$s" 1x1)" --backend cuda
-  done
+  fi
+  if [[ " $PARTS " == *" weak "* ]]; then
+    W=${WEAK:-21}
+    echo "## weak scaling (scale +1 per doubling); bitmap on / off / auto; CUDA IPC / MPI"
+    for g in 1x1 1x2 2x2; do
+      n=$(( ${g%x*} * ${g#*x} )); [ "$n" -le "$NGPU" ] || continue
+      s=$(( W + (n == 1 ? 0 : n == 2 ? 1 : 2) ))
+      p=$(part "$s" $g)
+      for bm in auto on off; do
+        [ $n = 1 ] && [ $bm != auto ] && continue
+        bfs "weak-$g-s$s-$bm" $n "$p" --backend cuda --bitmap $bm
+        [ $n = 1 ] || bfs "weak-$g-s$s-$bm-mpi" $n "$p" --backend cuda --bitmap $bm --ipc off
+      done
+    done
+  fi
+  if [[ " $PARTS " == *" one "* ]]; then
+    echo "## one GPU, top-down, 64 roots"
+    for s in ${SCALES:-21 24 26}; do
+      bfs "1gpu-s$s" 1 "$(part "$s" 1x1)" --backend cuda
+    done
+  fi
   ;;
 cpu)
   SCALE=${SCALE:-18}; NP=${NP:-2}

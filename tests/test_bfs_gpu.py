@@ -1,9 +1,12 @@
 """tests/test_bfs_gpu.py — the CUDA backend against the CPU backend and the
-serial BFS, on the grids the visible GPUs allow (1x1, 1x2, 2x1, 2x2): levels
-of every kept search equal, trees valid; bitmap on/off/auto and k = 1, 2, 4, 8
-edges per thread give the same levels. Prints nothing and passes where no GPU
-is visible or CUDA was not built (CI); run on a GPU host by bench/gpu-check.sh.
-B2_GPU_SCALE (default 14) sets the R-MAT scale."""
+serial BFS, on the grids the visible GPUs allow (1x1, 1x2, 2x1, 2x2, 1x3,
+3x1) and on 2x3 with GPUs shared (the warning checked): levels of every kept
+search equal, trees valid; bitmap on/off/auto, k = 1, 2, 4, 8 edges per
+thread, and device-direct (CUDA IPC) against MPI exchanges give the same
+levels; too little device memory (memory held by another process) exits 4
+with what is needed and free, and leaves no output. Prints nothing and
+passes where no GPU is visible or CUDA was not built (CI); run on a GPU host
+by bench/gpu-check.sh. B2_GPU_SCALE (default 14) sets the R-MAT scale."""
 import os, subprocess, sys
 import numpy as np
 import h5py
@@ -44,6 +47,10 @@ dis = os.path.join(TMP, "gdis.h5")
 partref.write_edges(dis, 2001, np.concatenate([rng.integers(0, 900, size=(3000, 2)), rng.integers(1000, 1900, size=(2000, 2))]))
 graphs.append(Graph("disconnected", dis))
 
+def attr(f, k):
+    v = f.attrs[k]
+    return v.decode() if isinstance(v, bytes) else v
+
 def run(g, R, C, backend, *extra, nroots=8):
     part = os.path.join(TMP, "%s.%dx%d.h5" % (g.name, R, C))
     if not os.path.exists(part):
@@ -54,8 +61,17 @@ def run(g, R, C, backend, *extra, nroots=8):
     if not rep.check(tag + " runs", p.returncode == 0, "exit %d: %s" % (p.returncode, p.stderr[-600:])):
         return {}
     with h5py.File(out, "r") as f:
-        be = f.attrs["backend"]
-        rep.eq(tag + " backend", be.decode() if isinstance(be, bytes) else be, backend)
+        rep.eq(tag + " backend", attr(f, "backend"), backend)
+        if backend == "cuda":
+            # one node: device-direct unless --ipc off; a 1-wide side has no exchange
+            via = "mpi" if "off" in [str(a) for a in extra] and "--ipc" in [str(a) for a in extra] else "cuda-ipc"
+            want = "expand %s, fold %s" % ("none" if R == 1 else via, "none" if C == 1 else via)
+            if R * C <= ngpu:
+                rep.eq(tag + " exchange", attr(f, "exchange"), want)
+            else:  # GPUs shared: IPC within one GPU may be refused, then MPI
+                print("# %s: exchange %s" % (tag, attr(f, "exchange")))
+    if R * C > ngpu and backend == "cuda":
+        rep.check(tag + " warns that GPUs are shared", "share" in p.stderr and "GPU" in p.stderr, p.stderr[-300:])
     return check_bfs(rep, tag, g, out, nroots)
 
 def same(tag, a, b):
@@ -63,15 +79,51 @@ def same(tag, a, b):
     rep.check(tag, ok)
 
 for g in graphs:
-    for R, C in [(1, 1), (1, 2), (2, 1), (2, 2)]:
-        if R * C > ngpu:
+    for R, C in [(1, 1), (1, 2), (2, 1), (2, 2), (1, 3), (3, 1), (2, 3)]:
+        # 2x3 runs with GPUs shared (allowed for testing, with a warning)
+        if R * C > ngpu and not (R * C == 6 and ngpu >= 2):
             continue
         cu = run(g, R, C, "cuda")
         cp = run(g, R, C, "cpu")
         same("%s %dx%d cuda levels == cpu levels" % (g.name, R, C), cu, cp)
+        if R * C > 1:
+            same("%s %dx%d cuda --ipc off == auto" % (g.name, R, C), run(g, R, C, "cuda", "--ipc", "off"), cu)
         if R * C == min(4, ngpu) and R * C > 1:
             for m in ("on", "off"):
                 same("%s %dx%d cuda --bitmap %s == auto" % (g.name, R, C, m), run(g, R, C, "cuda", "--bitmap", m), cu)
+                same("%s %dx%d cuda --bitmap %s --ipc off == auto" % (g.name, R, C, m),
+                     run(g, R, C, "cuda", "--bitmap", m, "--ipc", "off"), cu)
     for k in (1, 2, 8):
         same("%s 1x1 cuda k=%d == k=4" % (g.name, k), run(g, 1, 1, "cuda", "--edges-per-thread", k), run(g, 1, 1, "cuda"))
+
+# Too little device memory: another process (PyTorch, where installed) holds
+# all but ~300 MiB of GPU 0; an R-MAT scale-20 graph needs more than is left.
+try:
+    import torch  # noqa: F401
+    have_torch = True
+except ImportError:
+    have_torch = False
+if have_torch:
+    big = os.path.join(TMP, "rmat20.h5")
+    subprocess.run(MPIEXEC.split() + ["-n", "4", os.path.join(BIN, "rmat-gen"), "-q", "-s", "20", "-o", big], check=True)
+    subprocess.run(MPIEXEC.split() + ["-n", "4", os.path.join(BIN, "partition2d"), "-q", "--grid", "1x1", big, "-o", big + ".p"], check=True)
+    hold = subprocess.Popen([sys.executable, "-c",
+        "import torch, time\n"
+        "free, _ = torch.cuda.mem_get_info(0)\n"
+        "x = torch.empty(free - (300 << 20), dtype=torch.uint8, device='cuda:0')\n"
+        "print('held', flush=True)\n"
+        "time.sleep(120)\n"], stdout=subprocess.PIPE, text=True,
+        env=dict(os.environ, CUDA_VISIBLE_DEVICES="0"))
+    try:
+        if rep.check("device memory held by another process", hold.stdout.readline().strip() == "held"):
+            out = os.path.join(TMP, "nomem.h5")
+            p = subprocess.run([os.path.join(BIN, "bfs-gpu"), big + ".p", "--backend", "cuda", "-n", "2", "-o", out],
+                               capture_output=True, text=True, timeout=300, env=dict(os.environ, CUDA_VISIBLE_DEVICES="0"))
+            rep.eq("too little device memory: exit 4", p.returncode, 4)
+            rep.check("too little device memory: says needed and free",
+                      ("need" in p.stderr and "free" in p.stderr) or "cannot use CUDA device" in p.stderr, p.stderr[-400:])
+            rep.check("too little device memory: no output", not os.path.exists(out))
+    finally:
+        hold.kill()
+        hold.wait()
 sys.exit(1 if rep.failed else 0)

@@ -77,8 +77,9 @@ typedef struct b2_backend {
 	/* The current frontier as a message for the grid-column peers. */
 	int (*front_msg)(void *bk, int bitmap, b2_msg *out);
 	/* Makes received messages (slot s = sender's grid row for expand, grid
-	 * column for fold; slot `self` ignored) available to expand/update. */
-	int (*stage_in)(void *bk, const b2_msg *in, int nslots, int self);
+	 * column for fold; slot `self` ignored) available to expand/update.
+	 * dir: B2_DIR_EXPAND or B2_DIR_FOLD. */
+	int (*stage_in)(void *bk, int dir, const b2_msg *in, int nslots, int self);
 	/* Frontier expansion of level lvl over own frontier + staged expand
 	 * messages; cnt[c] = vertices discovered for grid column c (cnt[j]: the
 	 * new own frontier so far). */
@@ -96,7 +97,24 @@ typedef struct b2_backend {
 	int (*pred)(void *bk, int64_t *out);
 	/* Sum of tuple_degree over reached owned vertices. */
 	int (*degree_sum)(void *bk, int64_t *sum);
+	/* Optional, NULL where not offered: device-direct messages between the
+	 * ranks of one node (CUDA IPC), instead of MPI through host buffers.
+	 * peer_export writes B2_PEER_BLOB bytes naming this rank's receive areas
+	 * and predecessor array. peer_open(dir, n, me, blobs) maps those of the n
+	 * ranks of the exchange dir (blobs[p*B2_PEER_BLOB], p != me); it fails,
+	 * quietly, when one cannot be mapped; blobs NULL unmaps (the exchange
+	 * goes back to MPI). Once open: front_msg / fold_msgs give device data,
+	 * peer_send copies out[p] into peer p's slot `me` and returns when the
+	 * copies are complete, stage_in takes the messages from the rank's own
+	 * receive area, and resolve (recv NULL) reads the row peers'
+	 * predecessors itself. */
+	int (*peer_export)(void *bk, void *blob);
+	int (*peer_open)(void *bk, int dir, int n, int me, const void *blobs);
+	int (*peer_send)(void *bk, int dir, const b2_msg *out, int n, int me);
 } b2_backend;
+
+enum { B2_DIR_EXPAND = 0, B2_DIR_FOLD = 1 };
+#define B2_PEER_BLOB 256
 
 extern const b2_backend b2_cpu_backend;
 #ifdef B2_HAVE_CUDA

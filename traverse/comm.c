@@ -28,19 +28,60 @@ done:
 	return error;
 }
 
-int b2_xchg_init(b2_xchg *x, MPI_Comm comm, int64_t words, const b2_backend *be)
+/* Device-direct mode when all ranks of the exchange share this node and
+ * every rank maps every peer's receive area; all or none. */
+static int try_peer_mode(b2_xchg *x)
+{
+	int error = 0, local = 0, ok = 0, all = 0;
+	MPI_Comm node = MPI_COMM_NULL;
+	char *blobs = NULL;
+	B2_TRY(b2_mpi_ok(MPI_Comm_split_type(x->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node),
+	                 "MPI_Comm_split_type"));
+	MPI_Comm_size(node, &local);
+	ok = local == x->n;
+	B2_TRY(b2_mpi_ok(MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, x->comm), "MPI_Allreduce"));
+	if (!all)
+		goto done;
+	B2_TRY(b2_calloc(&blobs, (size_t)x->n, B2_PEER_BLOB, "IPC handles"));
+	ok = x->be->peer_export(x->bk, blobs + (size_t)x->me * B2_PEER_BLOB) == 0;
+	B2_TRY(b2_mpi_ok(MPI_Allgather(MPI_IN_PLACE, B2_PEER_BLOB, MPI_BYTE, blobs, B2_PEER_BLOB,
+	                               MPI_BYTE, x->comm),
+	                 "MPI_Allgather"));
+	if (ok)
+		ok = x->be->peer_open(x->bk, x->dir, x->n, x->me, blobs) == 0;
+	B2_TRY(b2_mpi_ok(MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, x->comm), "MPI_Allreduce"));
+	if (!all) {
+		x->be->peer_open(x->bk, x->dir, x->n, x->me, NULL);
+		goto done;
+	}
+	x->peer = 1;
+	B2_TRY(b2_calloc(&x->hdr_out, (size_t)x->n, 8, "message headers"));
+	B2_TRY(b2_calloc(&x->hdr_in, (size_t)x->n, 8, "message headers"));
+done:
+	free(blobs);
+	if (node != MPI_COMM_NULL)
+		MPI_Comm_free(&node);
+	return error;
+}
+
+int b2_xchg_init(b2_xchg *x, MPI_Comm comm, int64_t words, const b2_backend *be, void *bk,
+                 int dir, int try_peer)
 {
 	int error = 0;
 	memset(x, 0, sizeof *x);
 	x->comm = comm;
 	x->be = be;
+	x->bk = bk;
+	x->dir = dir;
 	x->words = words;
 	MPI_Comm_size(comm, &x->n);
 	MPI_Comm_rank(comm, &x->me);
 	B2_TRY(b2_calloc(&x->rreq, (size_t)x->n, sizeof *x->rreq, "MPI requests"));
 	B2_TRY(b2_calloc(&x->sreq, (size_t)x->n, sizeof *x->sreq, "MPI requests"));
 	B2_TRY(b2_calloc(&x->in, (size_t)x->n, sizeof *x->in, "messages"));
-	if (x->n > 1) {
+	if (x->n > 1 && try_peer && be->peer_export)
+		B2_TRY(try_peer_mode(x));
+	if (x->n > 1 && !x->peer) {
 		for (int s = 0; s < 2; s++)
 			B2_TRY(be->host_alloc(&x->buf[s], (size_t)x->n * (size_t)words * 4,
 			                      "receive buffers"));
@@ -50,12 +91,36 @@ done:
 	return b2_agree(error, comm);
 }
 
+/* Peer mode: the payloads go device to device, then the headers (which also
+ * tell the receiver that its data is complete) by one all-to-all. */
+static int peer_round(b2_xchg *x, const b2_msg *out, int64_t bw)
+{
+	int error = 0;
+	B2_TRY(x->be->peer_send(x->bk, x->dir, out, x->n, x->me));
+	for (int p = 0; p < x->n; p++) {
+		x->hdr_out[p] = p == x->me ? 0 : out[p].count | (int64_t)(out[p].bitmap != 0) << 62;
+		if (p != x->me)
+			x->bytes_sent += 4.0 * (double)(out[p].bitmap ? bw : out[p].count);
+	}
+	B2_TRY(b2_mpi_ok(MPI_Alltoall(x->hdr_out, 1, MPI_INT64_T, x->hdr_in, 1, MPI_INT64_T, x->comm),
+	                 "MPI_Alltoall (message headers)"));
+	for (int p = 0; p < x->n; p++) {
+		x->in[p].data = NULL;
+		x->in[p].bitmap = p != x->me && (x->hdr_in[p] >> 62 & 1);
+		x->in[p].count = p == x->me ? 0 : x->hdr_in[p] & ((INT64_C(1) << 62) - 1);
+	}
+done:
+	return error;
+}
+
 int b2_xchg_round(b2_xchg *x, const b2_msg *out, int64_t b)
 {
 	int error = 0;
 	if (x->n == 1)
 		return 0;
 	int64_t bw = b2_bmp_words(b);
+	if (x->peer)
+		return peer_round(x, out, bw);
 	for (int p = 0; p < x->n; p++) {
 		x->sreq[p] = MPI_REQUEST_NULL;
 		if (p == x->me)
@@ -111,5 +176,7 @@ void b2_xchg_free(b2_xchg *x)
 	free(x->rreq);
 	free(x->sreq);
 	free(x->in);
+	free(x->hdr_out);
+	free(x->hdr_in);
 	memset(x, 0, sizeof *x);
 }

@@ -15,12 +15,21 @@ typedef struct b2_xchg {
 	int cur;              /* set whose receives are posted */
 	int posted;
 	const b2_backend *be; /* allocates the buffers (pinned for CUDA) */
+	void *bk;
+	int dir;              /* B2_DIR_EXPAND or B2_DIR_FOLD */
+	int peer;             /* 1: device-direct copies (backend peer_*), MPI carries
+	                         only the message headers */
+	int64_t *hdr_out, *hdr_in; /* [n] count | bitmap flag << 62 (peer mode) */
 	b2_msg *in;           /* received messages of the last round */
 	double bytes_sent;    /* statistics */
 } b2_xchg;
 
-/* Collective over comm. Posts the first round's receives. */
-int b2_xchg_init(b2_xchg *x, MPI_Comm comm, int64_t words, const b2_backend *be);
+/* Collective over comm. With try_peer, uses the backend's device-direct
+ * copies when every rank of comm is on this node and all can map each
+ * other's buffers (decided together); otherwise MPI through host buffers,
+ * whose first round of receives it posts. */
+int b2_xchg_init(b2_xchg *x, MPI_Comm comm, int64_t words, const b2_backend *be, void *bk,
+                 int dir, int try_peer);
 /* One round: start the sends of out[p] (p != me), wait for the receives
  * posted in the previous round (x->in[p] then describes them), post the next
  * receives, wait for the sends. */

@@ -108,9 +108,10 @@ static int cpu_front_msg(void *p, int bitmap, b2_msg *m)
 	return 0;
 }
 
-static int cpu_stage_in(void *p, const b2_msg *in, int nslots, int self)
+static int cpu_stage_in(void *p, int dir, const b2_msg *in, int nslots, int self)
 {
 	cpu_bk *k = p;
+	(void)dir;
 	for (int s = 0; s < nslots; s++)
 		k->in[s] = in[s];
 	k->nin = nslots;

@@ -3,7 +3,7 @@
  *
  *   bfs-gpu part.h5 [-n NROOTS] [--seed S] [--backend auto|cuda|cpu]
  *           [--bitmap auto|on|off] [--edges-per-thread K]
- *           [--keep-pred all|none|K] [--warmup W] -o bfs.h5
+ *           [--keep-pred all|none|K] [--warmup W] [--ipc auto|off] -o bfs.h5
  *
  * Reads the rank's own CSC block and the degrees of its own vertices from
  * the partition file, draws the roots (FORMATS.md "BFS file"), runs warm-up
@@ -33,6 +33,10 @@ static const char help[] =
 	"      --keep-pred P        predecessor arrays written: all (default), none, or\n"
 	"                           the first K searches\n"
 	"      --warmup W           untimed searches before the timed ones (default 1)\n"
+	"      --ipc M              CUDA: ranks of one node exchange messages by direct\n"
+	"                           GPU-to-GPU copies (CUDA IPC) when all ranks of an\n"
+	"                           exchange share the node (auto, default), or always by\n"
+	"                           MPI through pinned host buffers (off)\n"
 	"  -o, --output FILE        the BFS file (required)\n"
 	"  -v, --verbose            per-search times on stderr; -q, --quiet\n"
 	"  -h, --help; -V, --version\n"
@@ -46,7 +50,7 @@ typedef struct opts {
 	int64_t nroots, ept, keep, warmup; /* keep: -1 all */
 	uint64_t seed;
 	const char *backend;
-	int bitmap;
+	int bitmap, ipc;
 	const char *bitmap_s;
 } opts;
 
@@ -58,9 +62,10 @@ static int parse(opts *o, int argc, char **argv)
 		{"nroots", required_argument, 0, 'n'}, {"seed", required_argument, 0, 1},
 		{"backend", required_argument, 0, 2}, {"bitmap", required_argument, 0, 3},
 		{"edges-per-thread", required_argument, 0, 4}, {"keep-pred", required_argument, 0, 5},
-		{"warmup", required_argument, 0, 6}, B2_STD_LONGOPTS, {0, 0, 0, 0}};
+		{"warmup", required_argument, 0, 6}, {"ipc", required_argument, 0, 7},
+		B2_STD_LONGOPTS, {0, 0, 0, 0}};
 	o->nroots = 64; o->seed = 1; o->backend = "auto"; o->bitmap = B2_BITMAP_AUTO;
-	o->bitmap_s = "auto"; o->ept = 4; o->keep = -1; o->warmup = 1;
+	o->bitmap_s = "auto"; o->ept = 4; o->keep = -1; o->warmup = 1; o->ipc = 1;
 	while ((c = getopt_long(argc, argv, "n:" B2_STD_SHORTOPTS, lo, NULL)) != -1) {
 		switch (c) {
 		case 'n': B2_TRY(b2_parse_i64(&o->nroots, optarg, "--nroots", 1, 4096)); break;
@@ -88,6 +93,11 @@ static int parse(opts *o, int argc, char **argv)
 			else B2_TRY(b2_parse_i64(&o->keep, optarg, "--keep-pred (all, none or a count)", 0, 4096));
 			break;
 		case 6: B2_TRY(b2_parse_i64(&o->warmup, optarg, "--warmup", 0, 100)); break;
+		case 7:
+			if (!strcmp(optarg, "auto")) o->ipc = 1;
+			else if (!strcmp(optarg, "off")) o->ipc = 0;
+			else return b2_usage_err("--ipc: expected auto or off, got '%s'", optarg);
+			break;
 		default:
 			error = b2_std_option(&std, c, optarg, help);
 			if (error == -1)
@@ -392,7 +402,7 @@ int main(int argc, char **argv)
 	};
 	error = be->create(&bk, &g, &bo);
 	B2_TRY(b2_agree(error, MPI_COMM_WORLD));
-	B2_TRY(b2_search_init(&s, be, bk, &g, o.bitmap));
+	B2_TRY(b2_search_init(&s, be, bk, &g, o.bitmap, o.ipc));
 	have_search = 1;
 	/* the CUDA backend keeps its own copy of the graph */
 	if (be != &b2_cpu_backend) {
@@ -518,6 +528,11 @@ int main(int argc, char **argv)
 		int64_t msgs[2] = {s.bitmap_msgs, s.list_msgs};
 		MPI_Allreduce(MPI_IN_PLACE, msgs, 2, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
 		B2_TRY(b2_attr_put_i64(f, "bitmap_messages", msgs[0]));
+		char xs[64];
+		snprintf(xs, sizeof xs, "expand %s, fold %s",
+		         pi.R == 1 ? "none" : s.expand.peer ? "cuda-ipc" : "mpi",
+		         pi.C == 1 ? "none" : s.fold.peer ? "cuda-ipc" : "mpi");
+		B2_TRY(b2_attr_put_str(f, "exchange", xs));
 		B2_TRY(b2_attr_put_i64(f, "list_messages", msgs[1]));
 		if (pi.has_scale) B2_TRY(b2_attr_put_i64(f, "scale", pi.scale));
 		if (pi.has_ef) B2_TRY(b2_attr_put_i64(f, "edgefactor", pi.ef));

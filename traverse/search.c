@@ -16,7 +16,7 @@ const char *const b2_phase_names[B2_NPHASES] = {
 };
 
 int b2_search_init(b2_search *s, const b2_backend *be, void *bk, const b2_graph *g,
-                   int bitmap_mode)
+                   int bitmap_mode, int try_peer)
 {
 	int error = 0;
 	memset(s, 0, sizeof *s);
@@ -34,8 +34,8 @@ int b2_search_init(b2_search *s, const b2_backend *be, void *bk, const b2_graph 
 	B2_TRY(b2_calloc(&s->cnt, (size_t)g->C, sizeof *s->cnt, "counters"));
 	s->cap_levels = 64;
 	B2_TRY(b2_calloc(&s->fsize, (size_t)s->cap_levels, 8, "frontier sizes"));
-	B2_TRY(b2_xchg_init(&s->expand, s->col, b2_msg_words(g->b), be));
-	B2_TRY(b2_xchg_init(&s->fold, s->row, b2_msg_words(g->b), be));
+	B2_TRY(b2_xchg_init(&s->expand, s->col, b2_msg_words(g->b), be, bk, B2_DIR_EXPAND, try_peer));
+	B2_TRY(b2_xchg_init(&s->fold, s->row, b2_msg_words(g->b), be, bk, B2_DIR_FOLD, try_peer));
 done:
 	return b2_agree(error, MPI_COMM_WORLD);
 }
@@ -83,7 +83,7 @@ int b2_search_run(b2_search *s, int64_t root)
 			s->list_msgs += !bm;
 			die(b2_xchg_round(&s->expand, s->out, s->b));
 		}
-		die(be->stage_in(bk, s->expand.in, s->R, s->i));
+		die(be->stage_in(bk, B2_DIR_EXPAND, s->expand.in, s->R, s->i));
 		t[1] = b2_now();
 		die(be->expand(bk, lvl, s->cnt));
 		t[2] = b2_now();
@@ -98,7 +98,7 @@ int b2_search_run(b2_search *s, int64_t root)
 			die(be->fold_msgs(bk, s->use_bitmap, s->out));
 			die(b2_xchg_round(&s->fold, s->out, s->b));
 		}
-		die(be->stage_in(bk, s->fold.in, s->C, s->j));
+		die(be->stage_in(bk, B2_DIR_FOLD, s->fold.in, s->C, s->j));
 		t[3] = b2_now();
 		die(be->update(bk, lvl, &nfront));
 		t[4] = b2_now();
@@ -118,10 +118,11 @@ int b2_search_run(b2_search *s, int64_t root)
 		}
 		s->fsize[s->nlevels++] = global;
 	}
-	/* deferred predecessors: owners learn the local column their sender saw */
+	/* deferred predecessors: owners learn the local column their sender saw
+	 * (in peer mode the backend reads them from the row peers itself) */
 	t[0] = b2_now();
 	uint32_t *send = NULL, *recv = NULL;
-	if (s->C > 1) {
+	if (s->C > 1 && !s->fold.peer) {
 		die(be->resolve_bufs(bk, &send, &recv));
 		die(b2_mpi_ok(MPI_Alltoall(send, (int)s->b, MPI_UINT32_T, recv, (int)s->b,
 		                           MPI_UINT32_T, s->row),
@@ -138,6 +139,14 @@ int b2_search_run(b2_search *s, int64_t root)
 
 void b2_search_free(b2_search *s)
 {
+	int peer = s->expand.peer || s->fold.peer;
+	if (s->expand.peer)
+		s->be->peer_open(s->bk, B2_DIR_EXPAND, 0, 0, NULL);
+	if (s->fold.peer)
+		s->be->peer_open(s->bk, B2_DIR_FOLD, 0, 0, NULL);
+	/* no rank frees memory that a peer still maps */
+	if (peer)
+		MPI_Barrier(MPI_COMM_WORLD);
 	b2_xchg_free(&s->expand);
 	b2_xchg_free(&s->fold);
 	if (s->row != MPI_COMM_NULL)

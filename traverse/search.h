@@ -28,9 +28,10 @@ typedef struct b2_search {
 	int64_t bitmap_msgs, list_msgs;
 } b2_search;
 
-/* Collective. Sets up communicators and exchanges; bk must exist. */
+/* Collective. Sets up communicators and exchanges; bk must exist. try_peer:
+ * device-direct exchanges where the backend and the node allow (comm.h). */
 int b2_search_init(b2_search *s, const b2_backend *be, void *bk, const b2_graph *g,
-                   int bitmap_mode);
+                   int bitmap_mode, int try_peer);
 /* Collective: one search from global vertex root, timed as DESIGN says.
  * A failure inside a search aborts the job (peers would wait forever). */
 int b2_search_run(b2_search *s, int64_t root);
