@@ -6,8 +6,9 @@
  *     reads a Matrix Market header if there is one;
  *  2. text is parsed in blocks of whole lines. A plain file is cut into P
  *     line-aligned byte ranges, one per rank (block r = rank r's range). A
- *     gzip stream is inflated by rank 0 (P = 1: and parsed there too); with
- *     P > 1 it hands blocks of whole lines to ranks 1..P-1 in turn;
+ *     gzip stream is inflated by a thread of rank 0 (P = 1: and parsed by
+ *     its main thread); with P > 1 rank 0 hands blocks of whole lines to
+ *     ranks 1..P-1 in turn;
  *  3. the ranks add up the tuples and lines of every block: rows and line
  *     numbers follow, and the first bad line in file order is reported;
  *  4. ids are relabelled together (snap_relabel.c), and every rank writes its
@@ -42,10 +43,14 @@ static const char help[] =
 	"                       graph'/'Undirected graph', the Matrix Market symmetry\n"
 	"                       (general 1, symmetric 0), else 1)\n"
 	"      --block-bytes N  text block size (default 4194304); a data line must fit\n"
-	"      --batch N        tuple ends per id-exchange round (default 4194304)\n"
-	"      --id-map M       auto|bitmap|hash: how ranks number their ids (default auto)\n"
-	"      --id-cache       remember recently exchanged ids (fewer messages; for\n"
-	"                       ranks on several nodes)\n"
+	"      --id-map M       auto|bitmap|hash: how ids are numbered (default auto:\n"
+	"                       bitmaps when the ids are dense enough, else hashing;\n"
+	"                       on several ranks hashing sends every tuple end to the\n"
+	"                       rank that owns its id)\n"
+	"      --batch N        tuple ends per exchange round when ends are sent\n"
+	"                       (default 4194304)\n"
+	"      --id-cache       remember recently sent ids (fewer messages; for ranks\n"
+	"                       on several nodes)\n"
 	"  -v, --verbose        progress, phase times and peak memory\n"
 	"  -q, --quiet          errors only\n"
 	"  -h, --help           this help\n"
@@ -293,9 +298,10 @@ static int parse_stream(snap_parser *ps, snap_lr *lr, blocks *bl, uint64_t id, b
 	return error;
 }
 
-/* One rank and a gzip input: a thread inflates (and cuts blocks) while the
- * main thread parses, so the run takes about as long as the slower of the
- * two rather than their sum. Blocks pass through NSLOT copies. */
+/* A gzip input, on rank 0: a thread inflates (and cuts blocks) while the
+ * main thread parses them (one rank) or deals them to ranks 1..P-1 in turn
+ * (P > 1), so inflating, the one part that cannot be shared, never waits
+ * for a parse or a transfer. Blocks pass through NSLOT copies. */
 #define NSLOT 3
 typedef struct gzpipe {
 	pthread_mutex_t mu;
@@ -348,9 +354,11 @@ static void *gz_producer(void *arg)
 	return NULL;
 }
 
-static int parse_gz_piped(snap_parser *ps, snap_lr *lr, blocks *bl, b2_progress *pg)
+static int gz_piped(snap_parser *ps, snap_lr *lr, blocks *bl, b2_progress *pg, int P, uint64_t *nblocks,
+                    snap_err *deal_err)
 {
 	int error = 0, started = 0;
+	uint64_t k = 0; /* blocks dealt */
 	gzpipe g;
 	pthread_t th;
 	memset(&g, 0, sizeof g);
@@ -371,9 +379,19 @@ static int parse_gz_piped(snap_parser *ps, snap_lr *lr, blocks *bl, b2_progress 
 		int have = g.full[i];
 		pthread_mutex_unlock(&g.mu);
 		if (!have)
-			break; /* done, and every block before it parsed */
-		if (snap_parse(ps, g.buf[i], g.len[i]) == B2_EIO)
-			error = B2_EIO;
+			break; /* done, and every block before it handled */
+		if (P == 1) {
+			if (snap_parse(ps, g.buf[i], g.len[i]) == B2_EIO)
+				error = B2_EIO;
+		} else {
+			MPI_Request req;
+			int dest = 1 + (int)(k % (uint64_t)(P - 1));
+			error = b2_mpi_ok(MPI_Isend(g.buf[i], (int)g.len[i], MPI_CHAR, dest, TAG_BLOCK, MPI_COMM_WORLD,
+			                            &req), "MPI_Isend");
+			if (!error)
+				error = snap_wait(&req, "MPI_Isend");
+			k++;
+		}
 		b2_progress_step(pg, (double)g.in_total[i]);
 		pthread_mutex_lock(&g.mu);
 		g.full[i] = 0;
@@ -388,9 +406,13 @@ static int parse_gz_piped(snap_parser *ps, snap_lr *lr, blocks *bl, b2_progress 
 	started = 0;
 	if (!error && g.error && g.error != B2_EDATA)
 		error = g.error; /* printed by the thread */
-	if (!error && g.error == B2_EDATA)
-		snap_err_set(&ps->err, 0, ps->lines + g.pend_nl + 1, "%s", g.why);
-	if (!error)
+	if (!error && g.error == B2_EDATA) {
+		if (P == 1)
+			snap_err_set(&ps->err, 0, ps->lines + g.pend_nl + 1, "%s", g.why);
+		else /* in the block after the last one dealt */
+			snap_err_set(deal_err, k, g.pend_nl + 1, "%s", g.why);
+	}
+	if (!error && P == 1)
 		error = blocks_add(bl, 0, ps->out->total, ps->lines);
 done:
 	if (started) {
@@ -400,47 +422,17 @@ done:
 		pthread_mutex_unlock(&g.mu);
 		pthread_join(th, NULL);
 	}
+	if (P > 1) /* an empty message ends, whatever happened */
+		for (int r = 1; r < P; r++) {
+			int rc = b2_mpi_ok(MPI_Send(NULL, 0, MPI_CHAR, r, TAG_BLOCK, MPI_COMM_WORLD), "MPI_Send");
+			if (!error)
+				error = rc;
+		}
+	*nblocks = P == 1 ? 1 : k;
 	for (int i = 0; i < NSLOT; i++)
 		free(g.buf[i]);
 	pthread_cond_destroy(&g.cv);
 	pthread_mutex_destroy(&g.mu);
-	return error;
-}
-
-/* Rank 0 with P > 1 and a gzip input: inflate, cut into blocks of whole
- * lines, hand them to ranks 1..P-1 in turn. An empty message ends. */
-static int deal_blocks(uint64_t *nblocks, snap_err *e, snap_lr *lr, int P, b2_progress *pg)
-{
-	int error = 0;
-	char why[300] = "";
-	uint64_t k = 0;
-	for (;;) {
-		char *text;
-		size_t len;
-		error = snap_lr_block(lr, &text, &len, why, sizeof why);
-		if (error == B2_EDATA) {
-			snap_err_set(e, k, count_nl(lr->buf + lr->beg, lr->end - lr->beg) + 1, "%s", why);
-			error = 0;
-			break;
-		}
-		if (error || len == 0)
-			break;
-		int dest = 1 + (int)(k % (uint64_t)(P - 1));
-		MPI_Request req;
-		if ((error = b2_mpi_ok(MPI_Isend(text, (int)len, MPI_CHAR, dest, TAG_BLOCK, MPI_COMM_WORLD, &req),
-		                       "MPI_Isend")) != 0)
-			break;
-		if ((error = snap_wait(&req, "MPI_Isend")) != 0)
-			break;
-		k++;
-		b2_progress_step(pg, (double)lr->src->in_total);
-	}
-	for (int r = 1; r < P; r++) {
-		int rc = b2_mpi_ok(MPI_Send(NULL, 0, MPI_CHAR, r, TAG_BLOCK, MPI_COMM_WORLD), "MPI_Send");
-		if (!error)
-			error = rc;
-	}
-	*nblocks = k;
 	return error;
 }
 
@@ -504,12 +496,17 @@ static int write_output(const opts *o, snap_store *st, const blocks *bl, const u
 	int error = 0;
 	b2_h5out out;
 	hid_t edges = -1, vids = -1;
+	int wb = -1;
 	uint64_t fp = 0, gfp = 0;
 	memset(&out, 0, sizeof out);
 	out.file = -1;
 	B2_TRY(b2_h5_create(&out, o->std.output, MPI_COMM_WORLD, "bfs2d-edges", 1));
 	uint64_t dims[2] = {M, 2};
 	error = b2_dset_create(&edges, out.file, "edges", H5T_STD_I64LE, 2, dims, UINT64_C(1) << 20, 0);
+	/* Starting the write-back of each piece at once lets the disk work while
+	 * we write the next, so the commit's fsync finds little left to do (a
+	 * hint: without it the data still reaches the disk at the fsync). */
+	wb = open(out.tmp_path, O_RDONLY);
 	if (!error) {
 		/* this rank's blocks, in order, are consecutive in its store */
 		size_t c = 0;
@@ -527,6 +524,8 @@ static int write_output(const opts *o, snap_store *st, const blocks *bl, const u
 				for (uint64_t i = 0; i < n; i++)
 					fp += b2_fp_tuple(row + i, t[2 * i], t[2 * i + 1]);
 				error = b2_dset_write_rows(edges, H5T_NATIVE_INT64, row, n, t, 0);
+				if (wb >= 0)
+					sync_file_range(wb, 0, 0, SYNC_FILE_RANGE_WRITE);
 				row += n;
 				off += n;
 				left -= n;
@@ -550,6 +549,8 @@ done:
 		H5Dclose(edges);
 	if (vids >= 0)
 		H5Dclose(vids);
+	if (wb >= 0)
+		close(wb);
 	if (out.path)
 		error = b2_h5_commit(&out, error);
 	return error;
@@ -637,14 +638,9 @@ static int run(int argc, char **argv)
 			b2_progress_end(&pg);
 		}
 		K = (uint64_t)P;
-	} else if (P == 1) {
-		b2_progress_begin(&pg, "inflating and reading", "B", (double)in.size);
-		error = parse_gz_piped(&ps, &lr, &bl, &pg);
-		b2_progress_end(&pg);
-		K = 1;
 	} else if (me == 0) {
-		b2_progress_begin(&pg, "inflating", "B", (double)in.size);
-		error = deal_blocks(&K, &dealer_err, &lr, P, &pg);
+		b2_progress_begin(&pg, P == 1 ? "inflating and reading" : "inflating", "B", (double)in.size);
+		error = gz_piped(&ps, &lr, &bl, &pg, P, &K, &dealer_err);
 		b2_progress_end(&pg);
 	} else {
 		error = take_blocks(&ps, &bl, o.block_bytes, P);
@@ -778,6 +774,9 @@ static int run(int argc, char **argv)
 		         t_write, tot, tot > 0 ? (double)in.size / tot / 1e6 : 0.0);
 		b2_debug("rank 0 CPU seconds (all its threads): parse %.3f, relabel %.3f, write %.3f",
 		         c_parse, c_relabel, c_write);
+		b2_debug("relabel on rank 0 (%s): mark %.3f s, numbering %.3f s, map %.3f s",
+		         P == 1 ? "one rank" : rl.presence ? "presence bitmaps" : "ends exchanged with owners",
+		         rl.t_mark, rl.t_exchange, rl.t_map);
 		b2_debug("peak memory: %.1f MiB on the largest rank; %.1f bytes per tuple per rank at most",
 		         (double)mx / 1048576.0, mbpt);
 	}

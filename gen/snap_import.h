@@ -88,6 +88,7 @@ typedef struct snap_store {
 	snap_chunk *ch;
 	size_t nch, chcap;
 	uint64_t total;
+	uint64_t idmin, idmax; /* of the ids stored, when total > 0 (the parser keeps them) */
 } snap_store;
 int snap_store_grow(snap_store *s);
 void snap_store_free(snap_store *s);
@@ -119,7 +120,9 @@ typedef struct snap_relabel_out {
 	uint64_t count; /* how many it owns */
 	int64_t *ids;   /* their original ids, increasing (count) */
 	int mode;       /* SNAP_MAP_BITMAP or SNAP_MAP_HASH: how this rank mapped */
+	int presence;   /* P > 1: 1 presence bitmaps, 0 ends exchanged with owners */
 	uint64_t map_bytes;
+	double t_mark, t_exchange, t_map; /* seconds: marking, between ranks, mapping */
 } snap_relabel_out;
 /* Collective: replaces every id in st (all ranks' tuples together) by its
  * rank among the distinct ids of all ranks. batch: ends per exchange round. */

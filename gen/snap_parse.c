@@ -181,6 +181,12 @@ static int push(snap_parser *ps, uint64_t u, uint64_t v)
 	c->a[2 * c->n] = (int64_t)u;
 	c->a[2 * c->n + 1] = (int64_t)v;
 	c->n++;
+	if (!s->total)
+		s->idmin = s->idmax = u;
+	s->idmin = u < s->idmin ? u : s->idmin;
+	s->idmin = v < s->idmin ? v : s->idmin;
+	s->idmax = u > s->idmax ? u : s->idmax;
+	s->idmax = v > s->idmax ? v : s->idmax;
 	s->total++;
 	return 0;
 }
@@ -311,8 +317,11 @@ int snap_parse(snap_parser *ps, char *text, size_t len)
 		dst = c->a + 2 * c->n;
 		room = c->cap - c->n;
 	}
+	/* the id range, for the relabelling: kept here, where the ids pass anyway */
+	uint64_t mn = s->total ? s->idmin : UINT64_MAX, mx = s->total ? s->idmax : 0;
 #define SYNC_STORE() do { if (s->nch) { snap_chunk *c_ = &s->ch[s->nch - 1]; \
-	uint64_t used_ = (uint64_t)(dst - c_->a) / 2 - c_->n; c_->n += used_; s->total += used_; } } while (0)
+	uint64_t used_ = (uint64_t)(dst - c_->a) / 2 - c_->n; c_->n += used_; s->total += used_; \
+	if (s->total) { s->idmin = mn; s->idmax = mx; } } } while (0)
 	while (p < end) {
 		const char *ls = p;
 		unsigned d = (unsigned char)*p - '0';
@@ -354,6 +363,10 @@ int snap_parse(snap_parser *ps, char *text, size_t len)
 			}
 			dst[0] = (int64_t)u;
 			dst[1] = (int64_t)v;
+			mn = u < mn ? u : mn;
+			mn = v < mn ? v : mn;
+			mx = u > mx ? u : mx;
+			mx = v > mx ? v : mx;
 			dst += 2;
 			room--;
 			p++;
@@ -370,6 +383,10 @@ int snap_parse(snap_parser *ps, char *text, size_t len)
 			snap_chunk *c = &s->ch[s->nch - 1];
 			dst = c->a + 2 * c->n;
 			room = c->cap - c->n;
+		}
+		if (s->total) {
+			mn = s->idmin;
+			mx = s->idmax;
 		}
 		p = eol + 1;
 		ps->lines++;

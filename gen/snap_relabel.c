@@ -1,16 +1,23 @@
 /* snap_relabel.c — sparse original ids to 0..N-1, in increasing order of
- * original id, computed by all ranks together.
+ * original id, computed by all ranks together. The result is the same for
+ * any P, and with P > 1 no rank holds the whole id set.
  *
- * The id space is cut into P ranges by splitters drawn from a sample of all
- * tuple ends (sample sort), so each rank owns the ids of one range and no
- * rank holds the whole id set. Two passes over the tuples, in rounds of
- * `batch` ends: (1) every end is sent to its owner, which marks it seen;
- * the owners then number their distinct ids and an exclusive scan gives each
- * its first new id; (2) every end is sent to its owner again, which answers
- * with the new id, written back in place. An owner whose range is dense
- * enough marks ids in a bitmap (new id = base + ones before it, from per-word
- * prefix counts); a sparse range uses an open-addressing hash set whose keys
- * are sorted once to number them. The result is the same for any P. */
+ * One rank: a bitmap over [min id, max id] with per-word prefix counts (new
+ * id = ones before the id), or for sparse ids a hash set whose keys are
+ * sorted once.
+ *
+ * P > 1, ids dense enough for bitmaps (the usual case): presence bitmaps
+ * (below, presence_relabel): each rank marks its own ids, the owners of
+ * slices of the id range count what is present, and no end leaves its rank.
+ *
+ * P > 1, sparse ids (or --id-map hash): the id space is cut into P ranges by
+ * splitters drawn from a sample of all tuple ends (sample sort), so each rank
+ * owns the ids of one range. Two passes over the tuples, in rounds of `batch`
+ * ends: (1) every end is sent to its owner, which marks it seen; the owners
+ * then number their distinct ids and an exclusive scan gives each its first
+ * new id; (2) every end is sent to its owner again, which answers with the
+ * new id, written back in place. An owner whose range is dense enough marks
+ * ids in a bitmap, else in a hash set. */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -171,6 +178,19 @@ static inline uint64_t pop64(uint64_t x)
 	return (x * UINT64_C(0x0101010101010101)) >> 56;
 }
 
+/* The loops that count bits for every end take a third less time with the
+ * popcnt instruction, so they come twice: compiled for it, chosen when the
+ * CPU has it, and without it. POPC(x, hw) inlines into either. */
+#define POPC(x, hw) ((hw) ? (uint64_t)__builtin_popcountll(x) : pop64(x))
+#define B2_INLINE static inline __attribute__((always_inline))
+#define WITH_POPCNT __attribute__((target("popcnt")))
+
+static int have_popcnt(void)
+{
+	__builtin_cpu_init();
+	return __builtin_cpu_supports("popcnt");
+}
+
 static int owner_mark(owner *o, const uint64_t *x, uint64_t n)
 {
 	int error = 0;
@@ -237,6 +257,25 @@ static inline uint64_t owner_map(const owner *o, uint64_t x)
 		return o->base + o->bw[w][1] + pop64(o->bw[w][0] & ((UINT64_C(1) << (d & 63)) - 1));
 	}
 	return o->base + o->hval[hslot(o, x)];
+}
+
+/* P = 1, bitmap: every end of x to its new id */
+B2_INLINE void bitmap_map_body(uint64_t *restrict x, uint64_t n, const owner *o, int hw)
+{
+	const uint64_t(*restrict bw)[2] = o->bw;
+	const uint64_t lo = o->lo, base = o->base;
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t d = x[i] - lo, w = d >> 6;
+		x[i] = base + bw[w][1] + POPC(bw[w][0] & ((UINT64_C(1) << (d & 63)) - 1), hw);
+	}
+}
+WITH_POPCNT static void bitmap_map_hw(uint64_t *x, uint64_t n, const owner *o)
+{
+	bitmap_map_body(x, n, o, 1);
+}
+static void bitmap_map_sw(uint64_t *x, uint64_t n, const owner *o)
+{
+	bitmap_map_body(x, n, o, 0);
 }
 
 static void owner_free(owner *o)
@@ -496,6 +535,196 @@ done:
 	return error;
 }
 
+/* ---- presence bitmaps (P > 1, dense ids) ------------------------------------ */
+
+/* When the ids span a range small enough for bitmaps, no end leaves its rank:
+ *  1. every rank marks the ids of its own tuples in a bitmap over the range;
+ *  2. the range is cut into P slices of whole 64-id words, rank q owning
+ *     slice q; every rank sends each owner its part of the bitmap;
+ *  3. an owner ORs the parts it got: the ids present in its slice, which it
+ *     numbers in order (an exclusive scan of the counts gives its first new
+ *     id) and lists for /vertex_ids;
+ *  4. it answers every rank, per word of the slice, with the new id of the
+ *     word's first present id and a *count word*: a 64-bit word whose ones
+ *     below each id of that rank are as many as the present ids below it in
+ *     the word (built from the counts alone: below the rank's i-th id of the
+ *     word it holds, from where the (i-1)-th sits, one bit per present id in
+ *     between, packed low; so it tells how many ids other ranks have between
+ *     two of the rank's ids, not which);
+ *  5. every end x then maps to base[w] + popcount(count[w] below x): the same
+ *     two words per end and the same loop as one rank's bitmap.
+ * A rank holds 16 bytes per word of the range (its marks, then its answers)
+ * and, as an owner, the parts of its slice; never the whole id set. */
+
+/* Bytes a rank holds at most for W words of presence bitmaps (P slices of
+ * W/P words as owner, its records, and the answers it sends). */
+#define PRESENCE_BYTES(W, P) (40 * ((W) + (uint64_t)(P)))
+
+/* MPI counts are int: a rank receives 2 W uint64 of answers, sends 2 (W + P). */
+static int presence_fits(uint64_t W, int P)
+{
+	return W <= (uint64_t)(INT32_MAX / 2) - (uint64_t)P;
+}
+
+/* The count word of a word whose present ids are g, for the ids l (within g). */
+static inline uint64_t count_word(uint64_t g, uint64_t l)
+{
+	uint64_t e = 0, pos = 0, before = 0;
+	for (; l; l &= l - 1) {
+		uint64_t b = (uint64_t)__builtin_ctzll(l), r = pop64(g & ((UINT64_C(1) << b) - 1));
+		/* r - before <= b - pos: the ones fit below b */
+		e |= ((UINT64_C(1) << (r - before)) - 1) << pos;
+		pos = b;
+		before = r;
+	}
+	return e;
+}
+
+static int presence_relabel(snap_relabel_out *out, snap_store *st, uint64_t lo, uint64_t W, MPI_Comm comm,
+                            int P, int me)
+{
+	int error = 0;
+	uint64_t *wlo = NULL, *nd = NULL, *rp = NULL, *gw = NULL, (*ans)[2] = NULL;
+	int *scnt = NULL, *sdis = NULL, *rcnt = NULL, *rdis = NULL;
+	owner o;
+	MPI_Request req;
+	double t0 = b2_now();
+	memset(&o, 0, sizeof o);
+
+	error = b2_alloc(&wlo, ((size_t)P + 1) * sizeof(uint64_t), "presence slices");
+	if (!error)
+		error = b2_alloc(&nd, (size_t)P * sizeof(uint64_t), "presence counts");
+	if (!error)
+		error = b2_alloc(&scnt, 4 * (size_t)P * sizeof(int), "exchange counts");
+	if (!error)
+		error = b2_calloc(&o.bw, W ? W : 1, 2 * sizeof(uint64_t), "id bitmap");
+	B2_TRY(agree_lazy(error, comm));
+	sdis = scnt + P;
+	rcnt = sdis + P;
+	rdis = rcnt + P;
+	for (int q = 0; q < P; q++) {
+		uint64_t a, b;
+		b2_share(&a, &b, W, P, q);
+		wlo[q] = a;
+	}
+	wlo[P] = W;
+	const uint64_t w0 = wlo[me], wq = wlo[me + 1] - w0;
+	uint64_t(*restrict bw)[2] = o.bw;
+
+	/* 1. this rank's ids */
+	for (size_t c = 0; c < st->nch; c++) {
+		const uint64_t *restrict x = (const uint64_t *)st->ch[c].a;
+		for (uint64_t i = 0, n = 2 * st->ch[c].n; i < n; i++) {
+			uint64_t d = x[i] - lo;
+			bw[d >> 6][0] |= UINT64_C(1) << (d & 63);
+		}
+	}
+	out->t_mark = b2_now() - t0;
+
+	/* 2. each owner gets every rank's part of its slice (every other word of
+	 * the records: a resized type) */
+	error = b2_alloc(&rp, ((size_t)P * wq + 1) * sizeof(uint64_t), "presence slices");
+	B2_TRY(agree_lazy(error, comm));
+	{
+		MPI_Datatype every2;
+		B2_TRY(b2_mpi_ok(MPI_Type_create_resized(MPI_UINT64_T, 0, 2 * sizeof(uint64_t), &every2),
+		                 "MPI_Type_create_resized"));
+		error = b2_mpi_ok(MPI_Type_commit(&every2), "MPI_Type_commit");
+		for (int q = 0; q < P; q++) {
+			scnt[q] = (int)(wlo[q + 1] - wlo[q]);
+			sdis[q] = (int)wlo[q];
+			rcnt[q] = (int)wq;
+			rdis[q] = (int)(wq * (uint64_t)q);
+		}
+		if (!error)
+			error = b2_mpi_ok(MPI_Ialltoallv(bw, scnt, sdis, every2, rp, rcnt, rdis, MPI_UINT64_T, comm, &req),
+			                  "MPI_Ialltoallv");
+		if (!error)
+			error = snap_wait(&req, "MPI_Ialltoallv");
+		MPI_Type_free(&every2);
+		B2_TRY(error);
+	}
+
+	/* 3. the owner's present ids: the OR of the parts, numbered in order */
+	uint64_t ndist = 0;
+	error = b2_alloc(&gw, (wq ? wq : 1) * sizeof(uint64_t), "presence bitmap");
+	if (!error) {
+		for (uint64_t w = 0; w < wq; w++) {
+			uint64_t g = 0;
+			for (int r = 0; r < P; r++)
+				g |= rp[(uint64_t)r * wq + w];
+			gw[w] = g;
+			ndist += pop64(g);
+		}
+		error = b2_alloc(&out->ids, (ndist ? ndist : 1) * sizeof(int64_t), "vertex ids");
+	}
+	if (!error) {
+		uint64_t k = 0;
+		for (uint64_t w = 0; w < wq; w++)
+			for (uint64_t b = gw[w]; b; b &= b - 1)
+				out->ids[k++] = (int64_t)(lo + 64 * (w0 + w) + (uint64_t)__builtin_ctzll(b));
+	}
+	B2_TRY(agree_lazy(error, comm));
+	B2_TRY(b2_mpi_ok(MPI_Iallgather(&ndist, 1, MPI_UINT64_T, nd, 1, MPI_UINT64_T, comm, &req), "MPI_Iallgather"));
+	B2_TRY(snap_wait(&req, "MPI_Iallgather"));
+	uint64_t base = 0, nv = 0;
+	for (int q = 0; q < P; q++) {
+		if (q == me)
+			base = nv;
+		nv += nd[q];
+	}
+	out->num_vertices = nv;
+	out->base = base;
+	out->count = ndist;
+
+	/* 4. answers, straight into the records (the marks have been sent) */
+	error = b2_alloc(&ans, ((size_t)P * wq + 1) * 2 * sizeof(uint64_t), "id answers");
+	B2_TRY(agree_lazy(error, comm));
+	for (int r = 0; r < P; r++) {
+		const uint64_t *restrict l = rp + (uint64_t)r * wq;
+		uint64_t(*restrict a)[2] = ans + (uint64_t)r * wq, g = base;
+		for (uint64_t w = 0; w < wq; w++) {
+			a[w][0] = count_word(gw[w], l[w]);
+			a[w][1] = g;
+			g += pop64(gw[w]);
+		}
+		scnt[r] = (int)(2 * wq);
+		sdis[r] = (int)(2 * wq * (uint64_t)r);
+		rcnt[r] = (int)(2 * (wlo[r + 1] - wlo[r]));
+		rdis[r] = (int)(2 * wlo[r]);
+	}
+	free(rp);
+	rp = NULL;
+	free(gw);
+	gw = NULL;
+	B2_TRY(b2_mpi_ok(MPI_Ialltoallv(ans, scnt, sdis, MPI_UINT64_T, bw, rcnt, rdis, MPI_UINT64_T, comm, &req),
+	                 "MPI_Ialltoallv"));
+	B2_TRY(snap_wait(&req, "MPI_Ialltoallv"));
+	free(ans);
+	ans = NULL;
+	out->t_exchange = b2_now() - t0 - out->t_mark;
+
+	/* 5. every end gets its new id */
+	o.lo = lo;
+	o.base = 0;
+	int hw = have_popcnt();
+	for (size_t c = 0; c < st->nch; c++)
+		(hw ? bitmap_map_hw : bitmap_map_sw)((uint64_t *)st->ch[c].a, 2 * st->ch[c].n, &o);
+	out->t_map = b2_now() - t0 - out->t_mark - out->t_exchange;
+	out->mode = SNAP_MAP_BITMAP;
+	out->presence = 1;
+	out->map_bytes = 2 * W * sizeof(uint64_t);
+done:
+	free(wlo);
+	free(nd);
+	free(scnt);
+	free(rp);
+	free(gw);
+	free(ans);
+	free(o.bw);
+	return error;
+}
+
 int snap_relabel(snap_relabel_out *out, snap_store *st, uint64_t total, uint64_t batch, int mode,
                  int id_cache, MPI_Comm comm)
 {
@@ -512,17 +741,25 @@ int snap_relabel(snap_relabel_out *out, snap_store *st, uint64_t total, uint64_t
 	/* the id range of all ranks */
 	/* ids are in [0, 2^62], so signed int64 reductions are exact (this
 	 * MPICH compares MPI_UINT64_T as signed in MIN/MAX: avoid it) */
-	int64_t mn = INT64_MAX, mx = 0, gmn, gmx;
-	for (size_t c = 0; c < st->nch; c++) {
-		const int64_t *a = st->ch[c].a;
-		for (uint64_t i = 0; i < 2 * st->ch[c].n; i++) {
-			mn = a[i] < mn ? a[i] : mn;
-			mx = a[i] > mx ? a[i] : mx;
-		}
-	}
+	int64_t mn = st->total ? (int64_t)st->idmin : INT64_MAX, mx = st->total ? (int64_t)st->idmax : 0, gmn, gmx;
 	B2_TRY(b2_mpi_ok(MPI_Allreduce(&mn, &gmn, 1, MPI_INT64_T, MPI_MIN, comm), "MPI_Allreduce"));
 	B2_TRY(b2_mpi_ok(MPI_Allreduce(&mx, &gmx, 1, MPI_INT64_T, MPI_MAX, comm), "MPI_Allreduce"));
 
+	/* P > 1 and dense enough ids: presence bitmaps, no end travels */
+	if (P > 1 && gmx >= gmn && mode != SNAP_MAP_HASH) {
+		uint64_t W = ((uint64_t)gmx - (uint64_t)gmn) / 64 + 1, ends = 2 * total / (uint64_t)P;
+		uint64_t allow = UINT64_C(1) << 27;
+		if (allow < 2 * ends)
+			allow = 2 * ends;
+		if (mode == SNAP_MAP_BITMAP && !presence_fits(W, P))
+			B2_FAIL0(B2_EUSAGE, "--id-map bitmap: the ids span %llu values, too many for bitmaps on %d "
+			         "ranks (at most %llu); use --id-map auto or hash", (unsigned long long)(gmx - gmn + 1),
+			         P, (unsigned long long)(64 * ((uint64_t)(INT32_MAX / 2) - (uint64_t)P)));
+		if (mode == SNAP_MAP_BITMAP || (presence_fits(W, P) && PRESENCE_BYTES(W, P) <= allow)) {
+			error = presence_relabel(out, st, (uint64_t)gmn, W, comm, P, me);
+			goto done;
+		}
+	}
 	B2_TRY(b2_alloc(&spl, (size_t)P * sizeof(uint64_t), "splitters"));
 	if (P > 1)
 		B2_TRY(splitters(spl, st, total, comm, P));
@@ -564,6 +801,7 @@ int snap_relabel(snap_relabel_out *out, snap_store *st, uint64_t total, uint64_t
 	B2_TRY(b2_mpi_ok(MPI_Allreduce(&rounds, &grounds, 1, MPI_INT64_T, MPI_MAX, comm), "MPI_Allreduce"));
 
 	/* pass 1: owners learn their ids */
+	double t0 = b2_now();
 	if (P == 1) {
 		for (size_t c = 0; c < st->nch && !error; c++)
 			error = owner_mark(&o, (const uint64_t *)st->ch[c].a, 2 * st->ch[c].n);
@@ -579,6 +817,7 @@ int snap_relabel(snap_relabel_out *out, snap_store *st, uint64_t total, uint64_t
 			error = local;
 	}
 	B2_TRY(b2_agree(error, comm));
+	out->t_mark = b2_now() - t0;
 	error = owner_finish(&o, &out->ids);
 	B2_TRY(b2_agree(error, comm));
 	B2_TRY(b2_mpi_ok(MPI_Exscan(&o.ndist, &o.base, 1, MPI_UINT64_T, MPI_SUM, comm), "MPI_Exscan"));
@@ -592,14 +831,19 @@ int snap_relabel(snap_relabel_out *out, snap_store *st, uint64_t total, uint64_t
 	out->map_bytes = o.mode == SNAP_MAP_BITMAP ? 2 * o.nwords * sizeof(uint64_t)
 	                                           : 2 * o.hcap * sizeof(uint64_t);
 
+	out->t_exchange = b2_now() - t0 - out->t_mark;
 	/* pass 2: every end gets its new id; the cache now holds answers */
 	if (X.cid)
 		memset(X.cid, 0xff, sizeof(uint64_t) << CACHE_BITS);
 	if (P == 1) {
+		int hw = have_popcnt();
 		for (size_t c = 0; c < st->nch; c++) {
-			uint64_t *a = (uint64_t *)st->ch[c].a;
-			for (uint64_t i = 0; i < 2 * st->ch[c].n; i++)
-				a[i] = owner_map(&o, a[i]);
+			uint64_t *a = (uint64_t *)st->ch[c].a, n = 2 * st->ch[c].n;
+			if (o.mode == SNAP_MAP_BITMAP)
+				(hw ? bitmap_map_hw : bitmap_map_sw)(a, n, &o);
+			else
+				for (uint64_t i = 0; i < n; i++)
+					a[i] = owner_map(&o, a[i]);
 		}
 	} else {
 		cursor k = {st, 0, 0};
@@ -611,6 +855,7 @@ int snap_relabel(snap_relabel_out *out, snap_store *st, uint64_t total, uint64_t
 		}
 	}
 	error = b2_agree(error, comm);
+	out->t_map = b2_now() - t0 - out->t_mark - out->t_exchange;
 done:
 	owner_free(&o);
 	free(spl);

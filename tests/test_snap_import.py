@@ -165,6 +165,54 @@ for b in multi:
         if R.check("import %s np%d hash" % (b, np_), p.returncode == 0, p.stderr):
             same_output("%s np%d hash" % (b, np_), outs[b], out)
 
+# ---- 2b. many ranks: empty shares, id ranges of every shape, both numberings --------
+# With P > 1, dense ids are numbered through presence bitmaps (each rank marks
+# its own ids; owners of slices of the id range count them) and sparse ones by
+# sending every end to the owner of its id; -v says which one ran.
+
+def same_as_np1(tag, path, cases):
+    ref = os.path.join(TMP, "r1.h5")
+    p = imp(1, path, ref)
+    if not R.check("import %s np1" % tag, p.returncode == 0, p.stderr):
+        return
+    for np_, args in cases:
+        out = os.path.join(TMP, "rn.h5")
+        p = imp(np_, path, out, *args)
+        t = "%s np%d %s" % (tag, np_, " ".join(args))
+        if R.check("import " + t, p.returncode == 0, p.stderr):
+            same_output(t, ref, out)
+
+# more ranks than lines: ranks with empty byte ranges, receivers that get no block
+tiny = write(os.path.join(TMP, "tiny.txt"), "7 3\n")
+tinygz = write(os.path.join(TMP, "tiny.txt.gz"), "# one tuple\n7 3\n3 3\n", gz=True)
+same_as_np1("one line", tiny, [(3, []), (4, ["--id-map", "hash"])])
+same_as_np1("one gzip block", tinygz, [(3, []), (4, ["--block-bytes", "64"])])
+# ids within one 64-id word: every owner but one has no word of the range
+w1 = write(os.path.join(TMP, "w1.txt"), "".join("%d %d\n" % (5 + i % 33, 40 - i % 7) for i in range(50)))
+same_as_np1("ids in one word", w1, [(3, ["--block-bytes", "64"]), (4, ["--id-map", "bitmap"])])
+# dense ids far from 0, on word boundaries and between them, gzip dealt to 2 receivers
+rng = random.Random(3)
+base = 10**12 - 64
+ids = [base + x for x in (0, 63, 64, 127, 128, 4095, 4096, 5000)] + [base + rng.randrange(6000) for _ in range(300)]
+far = "".join("%d\t%d\n" % (rng.choice(ids), rng.choice(ids)) for _ in range(3000))
+farp = write(os.path.join(TMP, "far.txt"), far)
+fargz = write(os.path.join(TMP, "far.txt.gz"), far, gz=True)
+same_as_np1("dense ids from 10^12", farp, [(2, ["--block-bytes", "512"]), (3, ["--id-map", "hash", "--batch", "100"])])
+same_as_np1("dense ids from 10^12 gzip", fargz, [(3, ["--block-bytes", "1024"])])
+p = imp(1, farp, os.path.join(TMP, "far1.h5"))
+if R.check("import far np1", p.returncode == 0, p.stderr):
+    check_against("dense ids from 10^12", os.path.join(TMP, "far1.h5"), snap_pairs(farp))
+# which numbering ran
+for args, want in (([], "presence bitmaps"), (["--id-map", "hash"], "ends exchanged")):
+    p = imp(2, farp, os.path.join(TMP, "v.h5"), "-v", *args)
+    R.check("np2 %s: %s" % (" ".join(args) or "auto", want), p.returncode == 0 and want in p.stderr, p.stderr)
+wide = write(os.path.join(TMP, "wide.txt"), "0 1\n4611686018427387904 5\n")
+p = imp(2, wide, os.path.join(TMP, "v.h5"), "-v")
+R.check("np2 wide ids: ends exchanged", p.returncode == 0 and "ends exchanged" in p.stderr, p.stderr)
+p = imp(2, wide, os.path.join(TMP, "v.h5"), "--id-map", "bitmap")
+R.check("np2 --id-map bitmap on wide ids: usage error, one message",
+        p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and "--id-map" in p.stderr, p.stderr)
+
 # ---- 3. hand-made SNAP text: every layout the format allows ------------------------
 
 rng = random.Random(7)
