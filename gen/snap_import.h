@@ -133,5 +133,7 @@ void snap_relabel_free(snap_relabel_out *out);
  * MPI's busy polling, which takes the core from the rank being waited for
  * when ranks share cores. */
 int snap_wait(MPI_Request *req, const char *what);
+/* b2_agree, waiting as snap_wait does. */
+int snap_agree(int code, MPI_Comm comm);
 
 #endif

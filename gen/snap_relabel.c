@@ -43,16 +43,15 @@ int snap_wait(MPI_Request *req, const char *what)
 	}
 }
 
-/* b2_agree, waiting politely */
-static int agree_lazy(int code, MPI_Comm comm)
+int snap_agree(int code, MPI_Comm comm)
 {
-	int all = code;
+	int all = code, error = 0;
 	MPI_Request r;
-	if (MPI_Iallreduce(&code, &all, 1, MPI_INT, MPI_MAX, comm, &r) != MPI_SUCCESS)
-		return B2_EFAIL;
-	if (snap_wait(&r, "MPI_Iallreduce"))
-		return B2_EFAIL;
-	return all;
+	B2_TRY(b2_mpi_ok(MPI_Iallreduce(&code, &all, 1, MPI_INT, MPI_MAX, comm, &r), "MPI_Iallreduce"));
+	B2_TRY(snap_wait(&r, "MPI_Iallreduce"));
+	error = all;
+done:
+	return error;
 }
 
 #define EMPTY UINT64_MAX /* ids are at most 2^62 */
@@ -418,7 +417,7 @@ static int xch_round(xch *X, owner *o, const slice *sl, int translate, int *loca
 		error = b2_alloc(&X->rbuf, nr * sizeof(uint64_t), "id exchange buffer");
 	}
 	/* no rank may be left waiting in the exchange below */
-	B2_TRY(agree_lazy(error, X->comm));
+	B2_TRY(snap_agree(error, X->comm));
 	B2_TRY(b2_mpi_ok(MPI_Ialltoallv(sbuf, scnt, X->sdis, MPI_UINT64_T, X->rbuf, X->rcnt,
 	                                X->rdis, MPI_UINT64_T, X->comm, &req), "MPI_Ialltoallv"));
 	B2_TRY(snap_wait(&req, "MPI_Ialltoallv"));
@@ -598,7 +597,7 @@ static int presence_relabel(snap_relabel_out *out, snap_store *st, uint64_t lo, 
 		error = b2_alloc(&scnt, 4 * (size_t)P * sizeof(int), "exchange counts");
 	if (!error)
 		error = b2_calloc(&o.bw, W ? W : 1, 2 * sizeof(uint64_t), "id bitmap");
-	B2_TRY(agree_lazy(error, comm));
+	B2_TRY(snap_agree(error, comm));
 	sdis = scnt + P;
 	rcnt = sdis + P;
 	rdis = rcnt + P;
@@ -624,7 +623,7 @@ static int presence_relabel(snap_relabel_out *out, snap_store *st, uint64_t lo, 
 	/* 2. each owner gets every rank's part of its slice (every other word of
 	 * the records: a resized type) */
 	error = b2_alloc(&rp, ((size_t)P * wq + 1) * sizeof(uint64_t), "presence slices");
-	B2_TRY(agree_lazy(error, comm));
+	B2_TRY(snap_agree(error, comm));
 	{
 		MPI_Datatype every2;
 		B2_TRY(b2_mpi_ok(MPI_Type_create_resized(MPI_UINT64_T, 0, 2 * sizeof(uint64_t), &every2),
@@ -664,7 +663,7 @@ static int presence_relabel(snap_relabel_out *out, snap_store *st, uint64_t lo, 
 			for (uint64_t b = gw[w]; b; b &= b - 1)
 				out->ids[k++] = (int64_t)(lo + 64 * (w0 + w) + (uint64_t)__builtin_ctzll(b));
 	}
-	B2_TRY(agree_lazy(error, comm));
+	B2_TRY(snap_agree(error, comm));
 	B2_TRY(b2_mpi_ok(MPI_Iallgather(&ndist, 1, MPI_UINT64_T, nd, 1, MPI_UINT64_T, comm, &req), "MPI_Iallgather"));
 	B2_TRY(snap_wait(&req, "MPI_Iallgather"));
 	uint64_t base = 0, nv = 0;
@@ -679,7 +678,7 @@ static int presence_relabel(snap_relabel_out *out, snap_store *st, uint64_t lo, 
 
 	/* 4. answers, straight into the records (the marks have been sent) */
 	error = b2_alloc(&ans, ((size_t)P * wq + 1) * 2 * sizeof(uint64_t), "id answers");
-	B2_TRY(agree_lazy(error, comm));
+	B2_TRY(snap_agree(error, comm));
 	for (int r = 0; r < P; r++) {
 		const uint64_t *restrict l = rp + (uint64_t)r * wq;
 		uint64_t(*restrict a)[2] = ans + (uint64_t)r * wq, g = base;
