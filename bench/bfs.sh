@@ -4,12 +4,13 @@
 #   bench/bfs.sh gpu      on a GPU host (bench/gpu-check.sh runs it there):
 #                         one GPU at scales $SCALES (default "21 24 26"), 64 roots,
 #                         harmonic-mean TEPS and the phase breakdown;
-#                         k = 1, 2, 4, 8 edges per thread at scale $KSCALE (21);
+#                         k = 1, 2, 4, 8 edges per thread at scales $KSCALES (21);
 #                         weak scaling 1x1 / 1x2 / 2x2 at $WEAK (21) + 0 / 1 / 2
 #                         (as many GPUs as there are), bitmap on / off / auto,
 #                         exchanges by CUDA IPC (auto) and by MPI (--ipc off);
 #                         the big graphs last, so a time limit cuts the least.
-#                         PARTS (default "k weak one") picks the sections.
+#                         PARTS (default "k weak one") picks the sections;
+#                         IPC_OFF=0 leaves out the --ipc off rows.
 #   bench/bfs.sh cpu      this machine: the CPU backend at scale $SCALE (18) on
 #                         $NP (2) ranks, beside the Graph500 reference BFS when
 #                         G500_BFS=/path/to/graph500_reference_bfs is set.
@@ -87,9 +88,11 @@ gpu)
   PARTS=${PARTS:-k weak one}
   echo "# $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1), $NGPU GPU(s), $(nproc) cores"
   if [[ " $PARTS " == *" k "* ]]; then
-    echo "## edges per thread (one GPU, scale ${KSCALE:-21})"
-    for k in 1 2 4 8; do
-      bfs "k$k-s${KSCALE:-21}" 1 "$(part "${KSCALE:-21}" 1x1)" --backend cuda --edges-per-thread $k
+    for ks in ${KSCALES:-21}; do
+      echo "## edges per thread (one GPU, scale $ks)"
+      for k in 1 2 4 8; do
+        bfs "k$k-s$ks" 1 "$(part "$ks" 1x1)" --backend cuda --edges-per-thread $k
+      done
     done
   fi
   if [[ " $PARTS " == *" weak "* ]]; then
@@ -102,7 +105,8 @@ gpu)
       for bm in auto on off; do
         [ $n = 1 ] && [ $bm != auto ] && continue
         bfs "weak-$g-s$s-$bm" $n "$p" --backend cuda --bitmap $bm
-        [ $n = 1 ] || bfs "weak-$g-s$s-$bm-mpi" $n "$p" --backend cuda --bitmap $bm --ipc off
+        [ $n = 1 ] || [ "${IPC_OFF:-1}" = 0 ] ||
+          bfs "weak-$g-s$s-$bm-mpi" $n "$p" --backend cuda --bitmap $bm --ipc off
       done
     done
   fi

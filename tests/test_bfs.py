@@ -199,7 +199,7 @@ if p.returncode == 0:
         b = f.attrs["backend"]
         rep.eq("--backend auto picked", b.decode() if isinstance(b, bytes) else b, "cpu")
     os.unlink(target)
-for args in (["--bitmap", "maybe"], ["--edges-per-thread", "3"], ["--keep-pred", "some"], ["-n", "0"], ["--backend", "gpu"]):
+for args in (["--bitmap", "maybe"], ["--edges-per-thread", "3"], ["--keep-pred", "some"], ["-n", "0"], ["--backend", "gpu"], ["--ipc", "on"]):
     expect("option " + " ".join(args), 2, 1, partition(g0, 1, 1), *args)
 expect("missing -o", 2, 1, partition(g0, 1, 1), "-o", target) if False else None
 p = bfs(1, partition(g0, 1, 1))

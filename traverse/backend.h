@@ -54,6 +54,18 @@ typedef struct b2_graph {
 	int64_t *tdeg;      /* [b] tuple_degree of owned vertices (0 for padding) */
 } b2_graph;
 
+/* Sizes both backends derive from the graph: block size, bitmap words of a
+ * block, local rows (b*C) and columns (b*R), words of a message slot. */
+static inline void b2_geometry(const b2_graph *g, int64_t *b, int64_t *bw, int64_t *nr,
+                               int64_t *nc, int64_t *slotw)
+{
+	*b = g->b;
+	*bw = b2_bmp_words(g->b);
+	*nr = g->b * g->C;
+	*nc = g->b * g->R;
+	*slotw = b2_msg_words(g->b);
+}
+
 typedef struct b2_bkopts {
 	int edges_per_thread; /* 1, 2, 4 or 8 (CUDA; the CPU backend ignores it) */
 	int pack_front;       /* also build the frontier as a bitmap (expand messages) */

@@ -49,10 +49,7 @@ static int cpu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 	B2_TRY(b2_calloc(&k, 1, sizeof *k, "CPU backend"));
 	k->g = *g;
 	k->o = *o;
-	k->b = g->b;
-	k->bw = b2_bmp_words(g->b);
-	k->nr = g->b * g->C;
-	k->nc = g->b * g->R;
+	b2_geometry(g, &k->b, &k->bw, &k->nr, &k->nc, &k->slotw);
 	int nslots = g->R > g->C ? g->R : g->C;
 	B2_TRY(b2_calloc(&k->vis, (size_t)b2_bmp_words(k->nr), 4, "visited bitmap"));
 	B2_TRY(b2_calloc(&k->level, (size_t)k->b, 4, "levels"));

@@ -279,17 +279,40 @@ __global__ void __launch_bounds__(TPB) k_expand(ExpandArgs a)
 /* Frontier update (section 3.5): one thread per received vertex; the
  * predecessor is provisionally the sender's grid column; new vertices join
  * the own column's discovery bitmap (the next frontier). */
+static __device__ __forceinline__ void receive(uint32_t kk, uint32_t rowbase, uint32_t sender,
+                                               uint32_t *vis, int32_t *level, uint32_t *pred,
+                                               uint32_t *fbmp, int lvl)
+{
+	const uint32_t r = rowbase + kk, m = 1u << (r & 31);
+	if (!(__ldca(&vis[r >> 5]) & m) && !(atomicOr(&vis[r >> 5], m) & m)) {
+		level[kk] = lvl;
+		pred[r] = B2_PRED_REMOTE | sender;
+		atomicOr(&fbmp[kk >> 5], 1u << (kk & 31));
+	}
+}
+
 __global__ void __launch_bounds__(TPB)
 k_update(const uint32_t *__restrict__ list, int64_t n, uint32_t rowbase, uint32_t sender,
          uint32_t *vis, int32_t *level, uint32_t *pred, uint32_t *fbmp, int lvl)
 {
 	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < n;
+	     x += (int64_t)gridDim.x * blockDim.x)
+		receive(__ldg(&list[x]), rowbase, sender, vis, level, pred, fbmp, lvl);
+}
+
+/* The same over a bitmap message, one word per thread (no unpacking). */
+__global__ void __launch_bounds__(TPB)
+k_update_bitmap(const uint32_t *__restrict__ bmp, int64_t nwords, uint32_t rowbase,
+                uint32_t sender, uint32_t *vis, int32_t *level, uint32_t *pred, uint32_t *fbmp,
+                int lvl)
+{
+	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < nwords;
 	     x += (int64_t)gridDim.x * blockDim.x) {
-		const uint32_t kk = __ldg(&list[x]), r = rowbase + kk, m = 1u << (r & 31);
-		if (!(*(volatile uint32_t *)&vis[r >> 5] & m) && !(atomicOr(&vis[r >> 5], m) & m)) {
-			level[kk] = lvl;
-			pred[r] = B2_PRED_REMOTE | sender;
-			atomicOr(&fbmp[kk >> 5], 1u << (kk & 31));
+		uint32_t word = __ldg(&bmp[x]);
+		while (word) {
+			const int bit = __ffs(word) - 1;
+			word &= word - 1;
+			receive((uint32_t)(x * 32 + bit), rowbase, sender, vis, level, pred, fbmp, lvl);
 		}
 	}
 }
@@ -342,6 +365,7 @@ struct cu_bk {
 	b2_bkopts o;
 	int64_t b, bw, nr, nc, slotw;
 	int R, C, nsm, grid;
+	int egrid[9];        /* expansion blocks per K: one full wave */
 	cudaStream_t st;
 	/* device */
 	uint64_t *colptr, *deg, *cumul;
@@ -444,11 +468,7 @@ static int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 	k->o = *o;
 	k->R = g->R;
 	k->C = g->C;
-	k->b = g->b;
-	k->bw = b2_bmp_words(g->b);
-	k->nr = g->b * g->C;
-	k->nc = g->b * g->R;
-	k->slotw = b2_msg_words(g->b);
+	b2_geometry(g, &k->b, &k->bw, &k->nr, &k->nc, &k->slotw);
 	k->in_msgs = (b2_msg *)calloc((size_t)(g->R > g->C ? g->R : g->C), sizeof(b2_msg));
 	if (!k->in_msgs) {
 		error = b2_err(B2_EIO_, "out of host memory");
@@ -460,6 +480,20 @@ static int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 	}
 	k->nsm = prop.multiProcessorCount;
 	k->grid = k->nsm * (2048 / TPB);
+	{
+		/* the expansion's warps split the edges evenly: all of them must be
+		 * resident at once, or a second wave doubles the tail */
+		int nb[4] = {0, 0, 0, 0};
+		if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb[0], k_expand<1>, TPB, 0) != cudaSuccess ||
+		    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb[1], k_expand<2>, TPB, 0) != cudaSuccess ||
+		    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb[2], k_expand<4>, TPB, 0) != cudaSuccess ||
+		    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb[3], k_expand<8>, TPB, 0) != cudaSuccess) {
+			error = b2_err(B2_EFAIL_, "cannot query the expansion kernel's occupancy");
+			goto done;
+		}
+		for (int q = 0; q < 4; q++)
+			k->egrid[1 << q] = k->nsm * (nb[q] > 0 ? nb[q] : 1);
+	}
 	if (cub::DeviceScan::ExclusiveSum(NULL, k->cubbytes, (uint64_t *)NULL, (uint64_t *)NULL,
 	                                  (int64_t)(k->nc + 1)) != cudaSuccess) {
 		error = b2_err(B2_EFAIL_, "CUB scan set-up failed");
@@ -615,7 +649,7 @@ static int append_msg(cu_bk *k, const b2_msg *m, uint32_t off, uint32_t *dst)
 template <int K>
 static int launch_expand(cu_bk *k, const ExpandArgs &a)
 {
-	k_expand<K><<<k->grid, TPB, 0, k->st>>>(a);
+	k_expand<K><<<k->egrid[K], TPB, 0, k->st>>>(a);
 	CU_LAUNCHED();
 	return 0;
 }
@@ -718,15 +752,14 @@ static int cu_update(void *p, int lvl, int64_t *front_out)
 		const b2_msg *m = &k->in_msgs[s];
 		if (s == k->self || m->count == 0)
 			continue;
-		const uint32_t *list = m->data;
-		if (m->bitmap) {
-			if ((error = append_msg(k, m, 0, k->af)))
-				return error;
-			list = k->af;
-		}
-		k_update<<<blocks_for(k, m->count), TPB, 0, k->st>>>(list, m->count, (uint32_t)(j * k->b),
-		                                                     (uint32_t)s, k->vis, k->level,
-		                                                     k->pred, bmp_of(k, j), lvl);
+		if (m->bitmap)
+			k_update_bitmap<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(
+				m->data, k->bw, (uint32_t)(j * k->b), (uint32_t)s, k->vis, k->level, k->pred,
+				bmp_of(k, j), lvl);
+		else
+			k_update<<<blocks_for(k, m->count), TPB, 0, k->st>>>(
+				m->data, m->count, (uint32_t)(j * k->b), (uint32_t)s, k->vis, k->level, k->pred,
+				bmp_of(k, j), lvl);
 		CU_LAUNCHED();
 		any = 1;
 	}
