@@ -260,10 +260,12 @@ static int attr_put(hid_t obj, const char *name, hid_t type, hid_t space, const 
 	return error;
 }
 
-static int attr_put_vec(hid_t obj, const char *name, hid_t type, const void *val, size_t n)
+/* n values as a 1-D attribute, or one value as a scalar */
+static int attr_put_vec(hid_t obj, const char *name, hid_t type, const void *val, size_t n,
+                        int scalar)
 {
 	hsize_t d = n;
-	hid_t s = n == 1 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &d, NULL);
+	hid_t s = scalar ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &d, NULL);
 	if (s < 0)
 		return b2_err(B2_EIO, "cannot write attribute %s", name);
 	int error = attr_put(obj, name, type, s, val);
@@ -271,26 +273,18 @@ static int attr_put_vec(hid_t obj, const char *name, hid_t type, const void *val
 	return error;
 }
 
-int b2_attr_put_i64(hid_t obj, const char *name, int64_t v) { return attr_put_vec(obj, name, H5T_NATIVE_INT64, &v, 1); }
-int b2_attr_put_u64(hid_t obj, const char *name, uint64_t v) { return attr_put_vec(obj, name, H5T_NATIVE_UINT64, &v, 1); }
-int b2_attr_put_f64(hid_t obj, const char *name, double v) { return attr_put_vec(obj, name, H5T_NATIVE_DOUBLE, &v, 1); }
+int b2_attr_put_i64(hid_t obj, const char *name, int64_t v) { return attr_put_vec(obj, name, H5T_NATIVE_INT64, &v, 1, 1); }
+int b2_attr_put_u64(hid_t obj, const char *name, uint64_t v) { return attr_put_vec(obj, name, H5T_NATIVE_UINT64, &v, 1, 1); }
+int b2_attr_put_f64(hid_t obj, const char *name, double v) { return attr_put_vec(obj, name, H5T_NATIVE_DOUBLE, &v, 1, 1); }
 
 int b2_attr_put_i64v(hid_t obj, const char *name, const int64_t *v, size_t n)
 {
-	hsize_t d = n;
-	hid_t s = H5Screate_simple(1, &d, NULL);
-	int error = attr_put(obj, name, H5T_NATIVE_INT64, s, v);
-	H5Sclose(s);
-	return error;
+	return attr_put_vec(obj, name, H5T_NATIVE_INT64, v, n, 0);
 }
 
 int b2_attr_put_f64v(hid_t obj, const char *name, const double *v, size_t n)
 {
-	hsize_t d = n;
-	hid_t s = H5Screate_simple(1, &d, NULL);
-	int error = attr_put(obj, name, H5T_NATIVE_DOUBLE, s, v);
-	H5Sclose(s);
-	return error;
+	return attr_put_vec(obj, name, H5T_NATIVE_DOUBLE, v, n, 0);
 }
 
 int b2_attr_put_str(hid_t obj, const char *name, const char *val)
@@ -417,6 +411,67 @@ done:
 	if (mt >= 0) H5Tclose(mt);
 	if (t >= 0) H5Tclose(t);
 	if (a >= 0) H5Aclose(a);
+	return error;
+}
+
+int b2_attr_opt_i64(int64_t *out, int *present, hid_t obj, const char *name, const char *where,
+                    int64_t dflt)
+{
+	int has = b2_attr_exists(obj, name);
+	*out = dflt;
+	if (present)
+		*present = has;
+	return has ? b2_attr_get_i64(out, obj, name, where) : 0;
+}
+
+int b2_attr_opt_f64(double *out, int *present, hid_t obj, const char *name, const char *where,
+                    double dflt)
+{
+	int has = b2_attr_exists(obj, name);
+	*out = dflt;
+	if (present)
+		*present = has;
+	return has ? b2_attr_get_f64(out, obj, name, where) : 0;
+}
+
+int b2_attr_opt_str(char **out, hid_t obj, const char *name, const char *where)
+{
+	*out = NULL;
+	return b2_attr_exists(obj, name) ? b2_attr_get_str(out, obj, name, where) : 0;
+}
+
+int b2_attr_copy(hid_t dst, hid_t src, const char *name, const char *where)
+{
+	int error = 0;
+	hid_t a = -1, t = -1;
+	H5T_class_t cls;
+	if (!b2_attr_exists(src, name))
+		return 0;
+	a = H5Aopen(src, name, H5P_DEFAULT);
+	t = a >= 0 ? H5Aget_type(a) : -1;
+	if (t < 0)
+		B2_FAIL0(B2_EDATA, "%s: cannot read attribute '%s'", where, name);
+	cls = H5Tget_class(t);
+	if (cls == H5T_INTEGER && H5Tget_sign(t) == H5T_SGN_NONE) {
+		uint64_t x;
+		B2_TRY(b2_attr_get_u64(&x, src, name, where));
+		B2_TRY(b2_attr_put_u64(dst, name, x));
+	} else if (cls == H5T_INTEGER) {
+		int64_t x;
+		B2_TRY(b2_attr_get_i64(&x, src, name, where));
+		B2_TRY(b2_attr_put_i64(dst, name, x));
+	} else if (cls == H5T_FLOAT) {
+		double x;
+		B2_TRY(b2_attr_get_f64(&x, src, name, where));
+		B2_TRY(b2_attr_put_f64(dst, name, x));
+	} else {
+		B2_FAIL0(B2_EDATA, "%s: attribute '%s' is not a number", where, name);
+	}
+done:
+	if (t >= 0)
+		H5Tclose(t);
+	if (a >= 0)
+		H5Aclose(a);
 	return error;
 }
 

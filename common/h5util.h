@@ -65,6 +65,16 @@ int b2_attr_get_i64v(int64_t *out, size_t n, hid_t obj, const char *name, const 
 int b2_attr_get_f64v(double *out, size_t n, hid_t obj, const char *name, const char *where);
 /* *out is malloc'd, NUL-terminated; caller frees. */
 int b2_attr_get_str(char **out, hid_t obj, const char *name, const char *where);
+/* Optional attributes: when absent, *out = dflt (NULL for strings) and
+ * *present (if not NULL) = 0; when present, read as the getters above. */
+int b2_attr_opt_i64(int64_t *out, int *present, hid_t obj, const char *name, const char *where,
+                    int64_t dflt);
+int b2_attr_opt_f64(double *out, int *present, hid_t obj, const char *name, const char *where,
+                    double dflt);
+int b2_attr_opt_str(char **out, hid_t obj, const char *name, const char *where);
+/* Copies scalar numeric attribute `name` from src to dst when src has it,
+ * keeping its kind (signed, unsigned, floating). */
+int b2_attr_copy(hid_t dst, hid_t src, const char *name, const char *where);
 
 /* Creates a dataset of rank 1 or 2 (dims[1] columns). chunk_rows 0: contiguous
  * layout. deflate > 0 requires a file with one writer (b2_h5_create with a

@@ -529,26 +529,10 @@ int main(int argc, char **argv)
 		B2_TRY(b2_attr_put_str(f, "edges_file", pt.edges_path));
 		B2_TRY(b2_attr_put_u64(f, "edges_fingerprint", fingerprint));
 		B2_TRY(b2_attr_put_i64(f, "directed", directed));
-		if (b2_attr_exists(in, "scale")) {
-			int64_t x;
-			B2_TRY(b2_attr_get_i64(&x, in, "scale", pt.edges_path));
-			B2_TRY(b2_attr_put_i64(f, "scale", x));
-		}
-		if (b2_attr_exists(in, "edgefactor")) {
-			int64_t x;
-			B2_TRY(b2_attr_get_i64(&x, in, "edgefactor", pt.edges_path));
-			B2_TRY(b2_attr_put_i64(f, "edgefactor", x));
-		}
-		if (b2_attr_exists(in, "seed")) {
-			uint64_t x;
-			B2_TRY(b2_attr_get_u64(&x, in, "seed", pt.edges_path));
-			B2_TRY(b2_attr_put_u64(f, "seed", x));
-		}
-		if (b2_attr_exists(in, "generation_time")) {
-			double x;
-			B2_TRY(b2_attr_get_f64(&x, in, "generation_time", pt.edges_path));
-			B2_TRY(b2_attr_put_f64(f, "generation_time", x));
-		}
+		B2_TRY(b2_attr_copy(f, in, "scale", pt.edges_path));
+		B2_TRY(b2_attr_copy(f, in, "edgefactor", pt.edges_path));
+		B2_TRY(b2_attr_copy(f, in, "seed", pt.edges_path));
+		B2_TRY(b2_attr_copy(f, in, "generation_time", pt.edges_path));
 		B2_TRY(b2_attr_put_f64(f, "partition_time", tmax));
 		b2_info("%s: %lld vertices, %lld tuples (%llu self-loops) -> %dx%d grid, b = %llu, "
 		        "%lld CSC edges in %.2f s (%.3g tuples/s)", pt.out_path, (long long)pt.N,

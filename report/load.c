@@ -64,25 +64,6 @@ done:
 	return error;
 }
 
-static int opt_str(char **out, hid_t f, const char *name, const char *where)
-{
-	if (!b2_attr_exists(f, name)) {
-		*out = NULL;
-		return 0;
-	}
-	return b2_attr_get_str(out, f, name, where);
-}
-static int opt_i64(int64_t *out, hid_t f, const char *name, const char *where, int64_t dflt)
-{
-	*out = dflt;
-	return b2_attr_exists(f, name) ? b2_attr_get_i64(out, f, name, where) : 0;
-}
-static int opt_f64(double *out, hid_t f, const char *name, const char *where)
-{
-	*out = NAN;
-	return b2_attr_exists(f, name) ? b2_attr_get_f64(out, f, name, where) : 0;
-}
-
 /* A list of fixed- or variable-length strings stored as one attribute. */
 static int get_strv(char ***out, int *n, hid_t obj, const char *name, const char *where)
 {
@@ -184,16 +165,16 @@ int run_load_bfs(run *r, const char *path)
 	B2_TRY(b2_attr_get_u64(&r->fp, f, "edges_fingerprint", path));
 	B2_TRY(b2_attr_get_str(&r->edges_file, f, "edges_file", path));
 	B2_TRY(b2_attr_get_str(&r->backend, f, "backend", path));
-	B2_TRY(opt_i64(&r->ranks, f, "num_ranks", path, r->rows * r->cols));
-	B2_TRY(opt_i64(&r->gpus, f, "num_gpus", path, 0));
-	B2_TRY(opt_i64(&r->nroots, f, "nroots", path, -1));
-	B2_TRY(opt_i64(&r->scale, f, "scale", path, -1));
-	B2_TRY(opt_i64(&r->edgefactor, f, "edgefactor", path, -1));
-	B2_TRY(opt_str(&r->partition_file, f, "partition_file", path));
-	B2_TRY(opt_str(&r->devices, f, "devices", path));
-	B2_TRY(opt_f64(&r->gen_time, f, "generation_time", path));
-	B2_TRY(opt_f64(&r->load_time, f, "load_time", path));
-	B2_TRY(opt_f64(&r->part_time, f, "partition_time", path));
+	B2_TRY(b2_attr_opt_i64(&r->ranks, NULL, f, "num_ranks", path, r->rows * r->cols));
+	B2_TRY(b2_attr_opt_i64(&r->gpus, NULL, f, "num_gpus", path, 0));
+	B2_TRY(b2_attr_opt_i64(&r->nroots, NULL, f, "nroots", path, -1));
+	B2_TRY(b2_attr_opt_i64(&r->scale, NULL, f, "scale", path, -1));
+	B2_TRY(b2_attr_opt_i64(&r->edgefactor, NULL, f, "edgefactor", path, -1));
+	B2_TRY(b2_attr_opt_str(&r->partition_file, f, "partition_file", path));
+	B2_TRY(b2_attr_opt_str(&r->devices, f, "devices", path));
+	B2_TRY(b2_attr_opt_f64(&r->gen_time, NULL, f, "generation_time", path, NAN));
+	B2_TRY(b2_attr_opt_f64(&r->load_time, NULL, f, "load_time", path, NAN));
+	B2_TRY(b2_attr_opt_f64(&r->part_time, NULL, f, "partition_time", path, NAN));
 	r->seed = 0;
 	if (b2_attr_exists(f, "seed"))
 		B2_TRY(b2_attr_get_u64(&r->seed, f, "seed", path));
@@ -270,9 +251,9 @@ int run_load_valid(run *r, const char *path)
 	B2_TRY(read_all(&r->v_example, f, "example_vertex", H5T_NATIVE_INT64, r->Kp, 0, path));
 	B2_TRY(read_all(&r->v_nedge, f, "nedge", H5T_NATIVE_INT64, r->Kp, 0, path));
 	B2_TRY(read_all(&r->v_time, f, "time", H5T_NATIVE_DOUBLE, r->Kp, 0, path));
-	B2_TRY(opt_i64(&ns, f, "num_searches", path, r->Kp));
-	B2_TRY(opt_i64(&np_, f, "num_passed", path, -1));
-	B2_TRY(opt_i64(&nf, f, "num_failed", path, -1));
+	B2_TRY(b2_attr_opt_i64(&ns, NULL, f, "num_searches", path, r->Kp));
+	B2_TRY(b2_attr_opt_i64(&np_, NULL, f, "num_passed", path, -1));
+	B2_TRY(b2_attr_opt_i64(&nf, NULL, f, "num_failed", path, -1));
 	if (b2_attr_exists(f, "rule_names"))
 		B2_TRY(get_strv(&r->rule_names, &r->nrules, f, "rule_names", path));
 	if (ns != r->Kp)

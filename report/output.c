@@ -109,6 +109,20 @@ static void kv_i(FILE *f, const char *k, long long v) { fprintf(f, "%-32s%lld\n"
 static void kv_g(FILE *f, const char *k, double v) { fprintf(f, "%-32s%g\n", k, v); }
 static void kv_n(FILE *f, const char *k, double v) { fprintf(f, "%-32s%.11g\n", k, v); }
 
+/* The reference's seven statistics lines: PREmin_WHAT: ... PREstddev_WHAT: */
+static void kv_stats(FILE *f, const char *pre, const char *what, const stats *st,
+                     void (*kv)(FILE *, const char *, double))
+{
+	static const char *const name[7] = {"min", "firstquartile", "median", "thirdquartile",
+	                                    "max", "mean", "stddev"};
+	const double v[7] = {st->min, st->q1, st->median, st->q3, st->max, st->mean, st->std};
+	char k[64];
+	for (int x = 0; x < 7; x++) {
+		snprintf(k, sizeof k, "%s%s_%s:", pre, name[x], what);
+		kv(f, k, v[x]);
+	}
+}
+
 static const char *status_name(int s)
 {
 	return s == ST_PASSED ? "passed" : s == ST_FAILED ? "FAILED" : "unvalidated";
@@ -129,20 +143,8 @@ static void print_block(FILE *f, const run *r)
 	kv_g(f, "graph_generation:", r->gen_time);
 	kv_i(f, "num_mpi_processes:", r->ranks);
 	kv_g(f, "construction_time:", r->load_time);
-	kv_g(f, "bfs  min_time:", r->time_st.min);
-	kv_g(f, "bfs  firstquartile_time:", r->time_st.q1);
-	kv_g(f, "bfs  median_time:", r->time_st.median);
-	kv_g(f, "bfs  thirdquartile_time:", r->time_st.q3);
-	kv_g(f, "bfs  max_time:", r->time_st.max);
-	kv_g(f, "bfs  mean_time:", r->time_st.mean);
-	kv_g(f, "bfs  stddev_time:", r->time_st.std);
-	kv_n(f, "min_nedge:", r->nedge_st.min);
-	kv_n(f, "firstquartile_nedge:", r->nedge_st.q1);
-	kv_n(f, "median_nedge:", r->nedge_st.median);
-	kv_n(f, "thirdquartile_nedge:", r->nedge_st.q3);
-	kv_n(f, "max_nedge:", r->nedge_st.max);
-	kv_n(f, "mean_nedge:", r->nedge_st.mean);
-	kv_n(f, "stddev_nedge:", r->nedge_st.std);
+	kv_stats(f, "bfs  ", "time", &r->time_st, kv_g);
+	kv_stats(f, "", "nedge", &r->nedge_st, kv_n);
 	kv_g(f, "bfs  min_TEPS:", r->teps_min);
 	kv_g(f, "bfs  firstquartile_TEPS:", r->teps_q1);
 	kv_g(f, "bfs  median_TEPS:", r->teps_median);
@@ -151,13 +153,7 @@ static void print_block(FILE *f, const run *r)
 	fprintf(f, "bfs  harmonic_mean_TEPS:     !  %g\n", r->hmean_teps);
 	kv_g(f, "bfs  harmonic_stddev_TEPS:", r->hstd_teps);
 	if (r->has_valid_st) {
-		kv_g(f, "bfs  min_validate:", r->valid_st.min);
-		kv_g(f, "bfs  firstquartile_validate:", r->valid_st.q1);
-		kv_g(f, "bfs  median_validate:", r->valid_st.median);
-		kv_g(f, "bfs  thirdquartile_validate:", r->valid_st.q3);
-		kv_g(f, "bfs  max_validate:", r->valid_st.max);
-		kv_g(f, "bfs  mean_validate:", r->valid_st.mean);
-		kv_g(f, "bfs  stddev_validate:", r->valid_st.std);
+		kv_stats(f, "bfs  ", "validate", &r->valid_st, kv_g);
 	}
 }
 

@@ -140,14 +140,10 @@ static int read_partition(b2_graph *g, pinfo *pi, const char *path)
 	B2_TRY(b2_attr_get_i64(&pi->M, f, "num_input_edges", path));
 	B2_TRY(b2_attr_get_str(&pi->edges_file, f, "edges_file", path));
 	B2_TRY(b2_attr_get_u64(&pi->fingerprint, f, "edges_fingerprint", path));
-	if ((pi->has_scale = b2_attr_exists(f, "scale")))
-		B2_TRY(b2_attr_get_i64(&pi->scale, f, "scale", path));
-	if ((pi->has_ef = b2_attr_exists(f, "edgefactor")))
-		B2_TRY(b2_attr_get_i64(&pi->ef, f, "edgefactor", path));
-	if ((pi->has_gt = b2_attr_exists(f, "generation_time")))
-		B2_TRY(b2_attr_get_f64(&pi->gen_time, f, "generation_time", path));
-	if ((pi->has_pt = b2_attr_exists(f, "partition_time")))
-		B2_TRY(b2_attr_get_f64(&pi->part_time, f, "partition_time", path));
+	B2_TRY(b2_attr_opt_i64(&pi->scale, &pi->has_scale, f, "scale", path, 0));
+	B2_TRY(b2_attr_opt_i64(&pi->ef, &pi->has_ef, f, "edgefactor", path, 0));
+	B2_TRY(b2_attr_opt_f64(&pi->gen_time, &pi->has_gt, f, "generation_time", path, 0));
+	B2_TRY(b2_attr_opt_f64(&pi->part_time, &pi->has_pt, f, "partition_time", path, 0));
 	if (pi->R < 1 || pi->C < 1 || pi->R > 65536 || pi->C > 65536 || pi->N < 1)
 		B2_FAIL0(B2_EDATA, "%s: attributes grid_rows=%lld, grid_cols=%lld, num_vertices=%lld are not a valid grid and graph",
 		         path, (long long)pi->R, (long long)pi->C, (long long)pi->N);
