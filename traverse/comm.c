@@ -32,25 +32,22 @@ done:
  * every rank maps every peer's receive area; all or none. */
 static int try_peer_mode(b2_xchg *x)
 {
-	int error = 0, local = 0, ok = 0, all = 0;
+	int error = 0, local = 0, fail = 0;
 	MPI_Comm node = MPI_COMM_NULL;
 	char *blobs = NULL;
 	B2_TRY(b2_mpi_ok(MPI_Comm_split_type(x->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node),
 	                 "MPI_Comm_split_type"));
 	MPI_Comm_size(node, &local);
-	ok = local == x->n;
-	B2_TRY(b2_mpi_ok(MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, x->comm), "MPI_Allreduce"));
-	if (!all)
+	if (b2_agree(local != x->n, x->comm))
 		goto done;
 	B2_TRY(b2_calloc(&blobs, (size_t)x->n, B2_PEER_BLOB, "IPC handles"));
-	ok = x->be->peer_export(x->bk, blobs + (size_t)x->me * B2_PEER_BLOB) == 0;
+	fail = x->be->peer_export(x->bk, blobs + (size_t)x->me * B2_PEER_BLOB) != 0;
 	B2_TRY(b2_mpi_ok(MPI_Allgather(MPI_IN_PLACE, B2_PEER_BLOB, MPI_BYTE, blobs, B2_PEER_BLOB,
 	                               MPI_BYTE, x->comm),
 	                 "MPI_Allgather"));
-	if (ok)
-		ok = x->be->peer_open(x->bk, x->dir, x->n, x->me, blobs) == 0;
-	B2_TRY(b2_mpi_ok(MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, x->comm), "MPI_Allreduce"));
-	if (!all) {
+	if (!fail)
+		fail = x->be->peer_open(x->bk, x->dir, x->n, x->me, blobs) != 0;
+	if (b2_agree(fail, x->comm)) {
 		x->be->peer_open(x->bk, x->dir, x->n, x->me, NULL);
 		goto done;
 	}

@@ -364,7 +364,7 @@ struct cu_bk {
 	b2_graph g;
 	b2_bkopts o;
 	int64_t b, bw, nr, nc, slotw;
-	int R, C, nsm, grid;
+	int nsm, grid;
 	int egrid[9];        /* expansion blocks per K: one full wave */
 	cudaStream_t st;
 	/* device */
@@ -381,7 +381,7 @@ struct cu_bk {
 	unsigned *h_cnt;
 	unsigned long long *h_dsum;
 	int64_t nfront;
-	int dir, self;       /* messages staged last: direction, own slot */
+	int self;            /* own slot of the messages staged last */
 	b2_msg *in_msgs;     /* [max(R,C)] */
 	/* device-direct exchanges (CUDA IPC): peers' receive areas and
 	 * predecessor arrays, mapped; [dir][peer], NULL for self */
@@ -390,10 +390,15 @@ struct cu_bk {
 };
 
 /* Receive area: R expand slots, then C fold slots, slotw words each (one
- * allocation, so one IPC handle names both). */
+ * allocation, so one IPC handle names both); the same layout on every rank,
+ * so a sender finds its slot in a peer's area at the offset of its own. */
+static size_t slot_off(const cu_bk *k, int dir, int s)
+{
+	return (size_t)((dir == B2_DIR_FOLD ? k->g.R : 0) + s) * (size_t)k->slotw;
+}
 static uint32_t *in_slot(const cu_bk *k, int dir, int s)
 {
-	return k->in + (size_t)((dir == B2_DIR_FOLD ? k->R : 0) + s) * (size_t)k->slotw;
+	return k->in + slot_off(k, dir, s);
 }
 static uint32_t *bmp_of(const cu_bk *k, int c)
 {
@@ -466,8 +471,6 @@ static int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 		return b2_err(B2_EIO_, "out of host memory");
 	k->g = *g;
 	k->o = *o;
-	k->R = g->R;
-	k->C = g->C;
 	b2_geometry(g, &k->b, &k->bw, &k->nr, &k->nc, &k->slotw);
 	k->in_msgs = (b2_msg *)calloc((size_t)(g->R > g->C ? g->R : g->C), sizeof(b2_msg));
 	if (!k->in_msgs) {
@@ -595,7 +598,7 @@ static int cu_front_msg(void *p, int bitmap, b2_msg *m)
 	m->count = k->nfront;
 	m->bitmap = bitmap;
 	if (!bitmap && k->nfront &&
-	    (error = unpack(k, bmp_of(k, k->g.j), 0, k->front, k->C, NULL, 0)))
+	    (error = unpack(k, bmp_of(k, k->g.j), 0, k->front, k->g.C, NULL, 0)))
 		return error;
 	if (k->peer[B2_DIR_EXPAND]) {
 		m->data = (uint32_t *)src;
@@ -615,7 +618,6 @@ static int cu_stage_in(void *p, int dir, const b2_msg *in, int nslots, int self)
 {
 	cu_bk *k = (cu_bk *)p;
 	int any = 0;
-	k->dir = dir;
 	k->self = self;
 	for (int s = 0; s < nslots; s++) {
 		k->in_msgs[s] = in[s];
@@ -640,7 +642,7 @@ static int append_msg(cu_bk *k, const b2_msg *m, uint32_t off, uint32_t *dst)
 	if (m->count == 0)
 		return 0;
 	if (m->bitmap)
-		return unpack(k, m->data, off, dst, k->C, NULL, 0);
+		return unpack(k, m->data, off, dst, k->g.C, NULL, 0);
 	k_gather<<<blocks_for(k, m->count), TPB, 0, k->st>>>(m->data, m->count, off, dst);
 	CU_LAUNCHED();
 	return 0;
@@ -669,12 +671,12 @@ static int cu_expand(void *p, int lvl, int64_t *cnt_out)
 {
 	cu_bk *k = (cu_bk *)p;
 	int error = 0;
-	const int C = k->C, j = k->g.j;
+	const int C = k->g.C, j = k->g.j;
 	int64_t n = k->nfront;
 	/* the columns to expand: own frontier (from its bitmap), then the column peers' */
-	if (n && (error = unpack(k, bmp_of(k, j), (uint32_t)(k->g.i * k->b), k->af, k->C, NULL, 0)))
+	if (n && (error = unpack(k, bmp_of(k, j), (uint32_t)(k->g.i * k->b), k->af, k->g.C, NULL, 0)))
 		return error;
-	for (int s = 0; s < k->R; s++) {
+	for (int s = 0; s < k->g.R; s++) {
 		if (s == k->self)
 			continue;
 		if ((error = append_msg(k, &k->in_msgs[s], (uint32_t)(s * k->b), k->af + n)))
@@ -722,7 +724,7 @@ static int cu_fold_msgs(void *p, const int *use_bitmap, b2_msg *out)
 {
 	cu_bk *k = (cu_bk *)p;
 	const int peer = k->peer[B2_DIR_FOLD];
-	for (int c = 0; c < k->C; c++) {
+	for (int c = 0; c < k->g.C; c++) {
 		const uint32_t *src = use_bitmap[c] ? bmp_of(k, c) : k->dst + (size_t)c * (size_t)k->b;
 		uint32_t *h = k->h_dst + (size_t)c * (size_t)k->slotw;
 		out[c].count = k->h_cnt[c];
@@ -737,7 +739,7 @@ static int cu_fold_msgs(void *p, const int *use_bitmap, b2_msg *out)
 	if (peer)
 		return 0;
 	CU(cudaStreamSynchronize(k->st));
-	for (int c = 0; c < k->C; c++)
+	for (int c = 0; c < k->g.C; c++)
 		if (c != k->g.j && use_bitmap[c])
 			k->h_dst[(size_t)c * (size_t)k->slotw + (size_t)k->bw] = k->h_cnt[c];
 	return 0;
@@ -748,7 +750,7 @@ static int cu_update(void *p, int lvl, int64_t *front_out)
 	cu_bk *k = (cu_bk *)p;
 	int error = 0, any = 0;
 	const int j = k->g.j;
-	for (int s = 0; s < k->C; s++) {
+	for (int s = 0; s < k->g.C; s++) {
 		const b2_msg *m = &k->in_msgs[s];
 		if (s == k->self || m->count == 0)
 			continue;
@@ -777,7 +779,7 @@ static int cu_update(void *p, int lvl, int64_t *front_out)
 static int cu_resolve_bufs(void *p, uint32_t **send, uint32_t **recv)
 {
 	cu_bk *k = (cu_bk *)p;
-	for (int c = 0; c < k->C; c++)
+	for (int c = 0; c < k->g.C; c++)
 		if (c != k->g.j)
 			CU(cudaMemcpyAsync(k->h_pred + (size_t)c * (size_t)k->b,
 			                   k->pred + (size_t)c * (size_t)k->b, (size_t)k->b * 4,
@@ -794,7 +796,7 @@ static int cu_resolve(void *p, const uint32_t *recv)
 {
 	cu_bk *k = (cu_bk *)p;
 	const int j = k->g.j;
-	for (int c = 0; c < k->C; c++) {
+	for (int c = 0; c < k->g.C; c++) {
 		uint32_t *to = k->dst + (size_t)c * (size_t)k->b;
 		if (c == j)
 			continue;
@@ -805,7 +807,7 @@ static int cu_resolve(void *p, const uint32_t *recv)
 			CU(cudaMemcpyAsync(to, recv + (size_t)c * (size_t)k->b, (size_t)k->b * 4,
 			                   cudaMemcpyHostToDevice, k->st));
 	}
-	k_resolve<<<blocks_for(k, k->b), TPB, 0, k->st>>>(k->level, k->pred, k->dst, k->b, k->R,
+	k_resolve<<<blocks_for(k, k->b), TPB, 0, k->st>>>(k->level, k->pred, k->dst, k->b, k->g.R,
 	                                                  k->g.i, j, k->pred64);
 	CU_LAUNCHED();
 	CU(cudaStreamSynchronize(k->st));
@@ -890,7 +892,7 @@ static int cu_peer_open(void *p, int dir, int n, int me, const void *blobs)
 static int cu_peer_send(void *p, int dir, const b2_msg *out, int n, int me)
 {
 	cu_bk *k = (cu_bk *)p;
-	const size_t slot = (size_t)((dir == B2_DIR_FOLD ? k->R : 0) + me) * (size_t)k->slotw;
+	const size_t slot = slot_off(k, dir, me);
 	for (int q = 0; q < n; q++) {
 		int64_t words = out[q].bitmap ? k->bw : out[q].count;
 		if (q == me || words == 0 || (out[q].bitmap && out[q].count == 0))
