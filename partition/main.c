@@ -105,6 +105,24 @@ static int grid_fits(uint64_t n, uint64_t r, uint64_t c)
 	return cols < ((uint64_t)1 << 32) && rows < ((uint64_t)1 << 32);
 }
 
+/* The smallest R (rows: 1) or C (rows: 0), from max(current, N / 2^32) up
+ * to 65536, that brings the local rows, resp. columns, below 2^32; 65537
+ * when none does. */
+static uint64_t grow_side(uint64_t n, uint64_t r, uint64_t c, int rows)
+{
+	const uint64_t lim = (uint64_t)1 << 32;
+	uint64_t x = rows ? r : c;
+	if (n / lim > x)
+		x = n / lim;
+	for (; x <= 65536; x++) {
+		uint64_t lc, lr;
+		local_sizes(n, rows ? x : r, rows ? c : x, &lc, &lr);
+		if ((rows ? lr : lc) < lim)
+			break;
+	}
+	return x;
+}
+
 /* Refuses grids whose local indices do not fit 32 bits, naming the dimension
  * and the smallest grid (growing the offending dimensions) that fits. */
 static int check_grid(uint64_t n, int R, int C)
@@ -117,27 +135,11 @@ static int check_grid(uint64_t n, int R, int C)
 	for (int iter = 0; iter < 4 && !grid_fits(n, r, c); iter++) {
 		uint64_t lc, lr;
 		local_sizes(n, r, c, &lc, &lr);
-		if (lr >= lim) { /* rows ~ N/R: grow R */
-			uint64_t x = n / lim > r ? n / lim : r;
-			while (x <= 65536) {
-				uint64_t a, bb;
-				local_sizes(n, x, c, &a, &bb);
-				if (bb < lim) break;
-				x++;
-			}
-			r = x;
-		}
+		if (lr >= lim) /* rows ~ N/R: grow R */
+			r = grow_side(n, r, c, 1);
 		local_sizes(n, r, c, &lc, &lr);
-		if (lc >= lim) { /* columns ~ N/C: grow C */
-			uint64_t x = n / lim > c ? n / lim : c;
-			while (x <= 65536) {
-				uint64_t a, bb;
-				local_sizes(n, r, x, &a, &bb);
-				if (a < lim) break;
-				x++;
-			}
-			c = x;
-		}
+		if (lc >= lim) /* columns ~ N/C: grow C */
+			c = grow_side(n, r, c, 0);
 	}
 	char which[256];
 	if (rows >= lim && cols >= lim)
