@@ -58,6 +58,15 @@ int b2_mpi_ok(int mpierr, const char *what);
 int b2_alloc(void *out_ptr, size_t bytes, const char *what);
 int b2_calloc(void *out_ptr, size_t n, size_t size, const char *what);
 
+/* ---- sorting (sort.c) ---------------------------------------------------- */
+/* LSD radix sort of a[0..n) on its low `bits` (at most 64) bits, ping-ponging
+ * with tmp[n]; returns the sorted array (a or tmp). Not reentrant: its
+ * counting tables are static. */
+uint64_t *b2_radix_sort(uint64_t *a, uint64_t *tmp, uint64_t n, int bits);
+/* The same with a buffer of its own: *keys ends up sorted, possibly in the
+ * other allocation (the one not holding the result is freed). */
+int b2_radix_sort_alloc(uint64_t **keys, uint64_t n, int bits, const char *what);
+
 /* ---- logging and progress (log.c) --------------------------------------- */
 /* verbosity: -1 quiet, 0 normal, >=1 verbose. */
 void b2_log_set_verbosity(int verbosity);

@@ -106,42 +106,6 @@ done:
 	return error;
 }
 
-/* LSD radix sort of n keys, 8 bits a pass, skipping bytes all keys share. */
-static int radix_sort(uint64_t *a, uint64_t n)
-{
-	int error = 0;
-	uint64_t *tmp = NULL, *src = a, *dst;
-	B2_TRY(b2_alloc(&tmp, (n ? n : 1) * sizeof(uint64_t), "sort buffer"));
-	dst = tmp;
-	for (int shift = 0; shift < 64; shift += 8) {
-		uint64_t cnt[256] = {0};
-		for (uint64_t i = 0; i < n; i++)
-			cnt[(src[i] >> shift) & 255]++;
-		int skip = 0;
-		for (int b = 0; b < 256; b++)
-			if (cnt[b] == n)
-				skip = 1;
-		if (skip)
-			continue;
-		uint64_t sum = 0;
-		for (int b = 0; b < 256; b++) {
-			uint64_t c = cnt[b];
-			cnt[b] = sum;
-			sum += c;
-		}
-		for (uint64_t i = 0; i < n; i++)
-			dst[cnt[(src[i] >> shift) & 255]++] = src[i];
-		uint64_t *t = src;
-		src = dst;
-		dst = t;
-	}
-	if (src != a)
-		memcpy(a, src, n * sizeof(uint64_t));
-done:
-	free(tmp);
-	return error;
-}
-
 static int owner_setup(owner *o, int mode, uint64_t lo, uint64_t hi, uint64_t expect_ends)
 {
 	int error = 0;
@@ -240,7 +204,8 @@ static int owner_finish(owner *o, int64_t **ids)
 		for (uint64_t i = 0; i < o->hcap; i++)
 			if (o->hkey[i] != EMPTY)
 				keys[k++] = o->hkey[i];
-		B2_TRY(radix_sort(keys, k));
+		B2_TRY(b2_radix_sort_alloc(&keys, k, 64, "vertex ids"));
+		*ids = (int64_t *)keys;
 		B2_TRY(b2_alloc(&o->hval, o->hcap * sizeof(uint64_t), "id numbering"));
 		for (uint64_t i = 0; i < k; i++)
 			o->hval[hslot(o, keys[i])] = i;

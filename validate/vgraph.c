@@ -27,7 +27,10 @@ static int bits_for(uint64_t x) /* bits to hold values 0..x */
 	return b ? b : 1;
 }
 
-/* LSD radix sort of keys with `bits` significant bits, 16 bits per pass. */
+/* LSD radix sort of keys with `bits` significant bits, 16 bits per pass.
+ * Not common/'s b2_radix_sort: for these keys (about 40 bits) three wide
+ * passes beat its four cache-sized ones; set-up at scale 20 on 2 ranks took
+ * 0.95 s with this one and 1.48 s with that. */
 static int radix_sort(uint64_t **keys, uint64_t n, int bits)
 {
 	int error = 0;
