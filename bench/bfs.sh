@@ -7,10 +7,12 @@
 #                         k = 1, 2, 4, 8 edges per thread at scales $KSCALES (21);
 #                         weak scaling 1x1 / 1x2 / 2x2 at $WEAK (21) + 0 / 1 / 2
 #                         (as many GPUs as there are), bitmap on / off / auto,
-#                         exchanges by CUDA IPC (auto) and by MPI (--ipc off);
+#                         exchanges by CUDA IPC pull mode (auto), CUDA IPC
+#                         copies (--ipc push) and MPI (--ipc off);
 #                         the big graphs last, so a time limit cuts the least.
 #                         PARTS (default "k weak one") picks the sections;
-#                         IPC_OFF=0 leaves out the --ipc off rows.
+#                         IPC_PUSH=0 / IPC_OFF=0 leave out the --ipc push /
+#                         --ipc off rows.
 #   bench/bfs.sh cpu      this machine: the CPU backend at scale $SCALE (18) on
 #                         $NP (2) ranks, beside the Graph500 reference BFS when
 #                         G500_BFS=/path/to/graph500_reference_bfs is set.
@@ -105,6 +107,8 @@ gpu)
       for bm in auto on off; do
         [ $n = 1 ] && [ $bm != auto ] && continue
         bfs "weak-$g-s$s-$bm" $n "$p" --backend cuda --bitmap $bm
+        [ $n = 1 ] || [ "${IPC_PUSH:-1}" = 0 ] ||
+          bfs "weak-$g-s$s-$bm-push" $n "$p" --backend cuda --bitmap $bm --ipc push
         [ $n = 1 ] || [ "${IPC_OFF:-1}" = 0 ] ||
           bfs "weak-$g-s$s-$bm-mpi" $n "$p" --backend cuda --bitmap $bm --ipc off
       done

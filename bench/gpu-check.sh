@@ -5,7 +5,8 @@
 #   check:    tests/test_bfs_gpu.py (CUDA levels == CPU levels == serial BFS on
 #             1x1, 1x2, 2x1, 2x2 as the GPUs allow; bitmap modes; k = 1..8)
 #   sanitize: compute-sanitizer memcheck and racecheck on an R-MAT scale-10
-#             graph, 1x1 and (with 2 GPUs) 1x2
+#             graph, 1x1 and (with 2 GPUs) 1x2 and 2x1 (pull mode: the fold,
+#             resp. the expand exchange, read from the peer GPU)
 #   bench:    bench/bfs.sh gpu
 # Everything is also logged to $OUT/gpu-check.log when OUT is set.
 set -u
@@ -26,7 +27,7 @@ for step in $steps; do
     python3 tests/test_bfs_gpu.py || fail=1 ;;
   sanitize)
     rmat-gen -q -s 10 -o "$B2_TMP/s10.h5"
-    for g in 1x1 1x2; do
+    for g in 1x1 1x2 2x1; do
       n=$(( ${g%x*} * ${g#*x} ))
       [ "$n" -le "$(nvidia-smi -L | wc -l)" ] || continue
       partition2d -q --grid $g "$B2_TMP/s10.h5" -o "$B2_TMP/s10.$g.h5"

@@ -2,8 +2,8 @@
 serial BFS, on the grids the visible GPUs allow (1x1, 1x2, 2x1, 2x2, 1x3,
 3x1) and on 2x3 with GPUs shared (the warning checked): levels of every kept
 search equal, trees valid; bitmap on/off/auto, k = 1, 2, 4, 8 edges per
-thread, and device-direct (CUDA IPC) against MPI exchanges give the same
-levels; too little device memory (memory held by another process) exits 4
+thread, and the three exchange paths (CUDA IPC pull mode, CUDA IPC copies,
+MPI) give the same levels, with the `exchange` attribute naming the path; too little device memory (memory held by another process) exits 4
 with what is needed and free, and leaves no output. Prints nothing and
 passes where no GPU is visible or CUDA was not built (CI); run on a GPU host
 by bench/gpu-check.sh. B2_GPU_SCALE (default 14) sets the R-MAT scale."""
@@ -63,8 +63,11 @@ def run(g, R, C, backend, *extra, nroots=8):
     with h5py.File(out, "r") as f:
         rep.eq(tag + " backend", attr(f, "backend"), backend)
         if backend == "cuda":
-            # one node: device-direct unless --ipc off; a 1-wide side has no exchange
-            via = "mpi" if "off" in [str(a) for a in extra] and "--ipc" in [str(a) for a in extra] else "cuda-ipc"
+            # one node: pull mode unless --ipc push / off or --bitmap off;
+            # a 1-wide side has no exchange
+            opt = dict(zip(map(str, extra[::2]), map(str, extra[1::2])))
+            ipc = opt.get("--ipc", "auto")
+            via = {"off": "mpi", "push": "cuda-ipc"}.get(ipc, "cuda-ipc" if opt.get("--bitmap") == "off" else "cuda-ipc-pull")
             want = "expand %s, fold %s" % ("none" if R == 1 else via, "none" if C == 1 else via)
             if R * C <= ngpu:
                 rep.eq(tag + " exchange", attr(f, "exchange"), want)
@@ -87,12 +90,13 @@ for g in graphs:
         cp = run(g, R, C, "cpu")
         same("%s %dx%d cuda levels == cpu levels" % (g.name, R, C), cu, cp)
         if R * C > 1:
-            same("%s %dx%d cuda --ipc off == auto" % (g.name, R, C), run(g, R, C, "cuda", "--ipc", "off"), cu)
+            for ipc in ("push", "off"):
+                same("%s %dx%d cuda --ipc %s == auto" % (g.name, R, C, ipc), run(g, R, C, "cuda", "--ipc", ipc), cu)
         if R * C == min(4, ngpu) and R * C > 1:
             for m in ("on", "off"):
-                same("%s %dx%d cuda --bitmap %s == auto" % (g.name, R, C, m), run(g, R, C, "cuda", "--bitmap", m), cu)
-                same("%s %dx%d cuda --bitmap %s --ipc off == auto" % (g.name, R, C, m),
-                     run(g, R, C, "cuda", "--bitmap", m, "--ipc", "off"), cu)
+                for ipc in ("auto", "push", "off"):
+                    same("%s %dx%d cuda --bitmap %s --ipc %s == auto" % (g.name, R, C, m, ipc),
+                         run(g, R, C, "cuda", "--bitmap", m, "--ipc", ipc), cu)
     for k in (1, 2, 8):
         same("%s 1x1 cuda k=%d == k=4" % (g.name, k), run(g, 1, 1, "cuda", "--edges-per-thread", k), run(g, 1, 1, "cuda"))
 

@@ -84,7 +84,8 @@ typedef struct b2_backend {
 	/* Host buffers for MPI (pinned for CUDA). */
 	int (*host_alloc)(void *out_ptr, size_t bytes, const char *what);
 	void (*host_free)(void *p);
-	/* Resets bitmap and levels; root_k >= 0: this rank owns the root. */
+	/* Resets bitmap and levels; root_k >= 0: this rank owns the root.
+	 * Returns when that is done (pull mode's peers read the frontier). */
 	int (*begin)(void *bk, int64_t root_k);
 	/* The current frontier as a message for the grid-column peers. */
 	int (*front_msg)(void *bk, int bitmap, b2_msg *out);
@@ -123,6 +124,19 @@ typedef struct b2_backend {
 	int (*peer_export)(void *bk, void *blob);
 	int (*peer_open)(void *bk, int dir, int n, int me, const void *blobs);
 	int (*peer_send)(void *bk, int dir, const b2_msg *out, int n, int me);
+	/* Optional, pull mode (search.c decides: every exchange open as above,
+	 * bitmaps allowed, GPUs not shared): one whole level with the host out
+	 * of the loop until its end. The expansion reads the column peers'
+	 * frontier bitmaps in place (ncol[s]: frontier size of column peer s,
+	 * from the last level), the update reads the row peers' discovery
+	 * bitmaps in place after the peers have signalled on the device;
+	 * *front = the new frontier size. Every rank must call it the same
+	 * number of times, and start a level only when all finished the last.
+	 * pull_phases: device time of the last search's nlev levels in the
+	 * phases expand exchange, expansion, fold exchange, update (ph[0..3])
+	 * and in all of them (*span). */
+	int (*pull_level)(void *bk, int lvl, const int64_t *ncol, int64_t *front);
+	int (*pull_phases)(void *bk, int nlev, double *ph, double *span);
 } b2_backend;
 
 enum { B2_DIR_EXPAND = 0, B2_DIR_FOLD = 1 };

@@ -51,30 +51,55 @@ __global__ void k_begin(uint32_t *vis, int32_t *level, uint32_t *fbmp, uint64_t 
 	fbmp[k >> 5] |= 1u << (k & 31);
 }
 
+/* A frontier column u joins the expansion's list at pos, with its degree
+ * (the scan's input) when deg is given: no separate degree pass. */
+static __device__ __forceinline__ void put_col(uint32_t *dst, uint64_t *deg,
+                                               const uint64_t *__restrict__ colptr, unsigned pos,
+                                               uint32_t u)
+{
+	dst[pos] = u;
+	if (deg)
+		deg[pos] = __ldg(&colptr[u + 1]) - __ldg(&colptr[u]);
+}
+
+/* Bitmaps that one launch works on (blockIdx.y picks one in k_unpack; every
+ * thread visits all in k_update_words), and a number per bitmap: the offset
+ * added to its indices (unpacking) or its sender's grid column (update). */
+enum { PULL_MAX = 32 }; /* grid sides up to this many ranks (pull mode) */
+struct Sources {
+	const uint32_t *bmp[PULL_MAX];
+	uint32_t tag[PULL_MAX];
+};
+
 /* dst[x] = src[x] + off: a received list as local columns */
 __global__ void k_gather(const uint32_t *__restrict__ src, int64_t n, uint32_t off,
-                         uint32_t *__restrict__ dst)
+                         uint32_t *__restrict__ dst, uint64_t *__restrict__ deg,
+                         const uint64_t *__restrict__ colptr)
 {
 	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < n;
 	     x += (int64_t)gridDim.x * blockDim.x)
-		dst[x] = __ldg(&src[x]) + off;
+		put_col(dst, deg, colptr, (unsigned)x, __ldg(&src[x]) + off);
 }
 
 /* Warp-level bitmap unpacking: one word per lane, popcounts scanned with
- * shuffles, one atomic per warp for the output position. With limit set,
- * nothing is done when *limit > cap (the bitmap will travel as it is). */
-__global__ void k_unpack(const uint32_t *__restrict__ bmp, int64_t nwords, uint32_t off,
-                         uint32_t *__restrict__ dst, unsigned *counter,
-                         const unsigned *limit, unsigned cap)
+ * shuffles, one atomic per warp for the output position; bitmap blockIdx.y
+ * of src, indices + its tag. With limit set, nothing is done when
+ * *limit > cap (the bitmap will travel as it is). A bitmap may be a peer
+ * GPU's (pull mode): read uncached (ld.cv). */
+__global__ void k_unpack(Sources src, int64_t nwords, uint32_t *__restrict__ dst,
+                         uint64_t *__restrict__ deg, const uint64_t *__restrict__ colptr,
+                         unsigned *counter, const unsigned *limit, unsigned cap)
 {
 	if (limit && *limit > cap)
 		return;
+	const uint32_t *bmp = src.bmp[blockIdx.y];
+	const uint32_t off = src.tag[blockIdx.y];
 	const int lane = threadIdx.x & 31;
 	const int64_t stride = (int64_t)gridDim.x * blockDim.x;
 	for (int64_t wb = (int64_t)blockIdx.x * blockDim.x + (threadIdx.x & ~31); wb < nwords;
 	     wb += stride) {
 		int64_t w = wb + lane;
-		uint32_t word = w < nwords ? __ldg(&bmp[w]) : 0;
+		uint32_t word = w < nwords ? __ldcv(&bmp[w]) : 0;
 		unsigned c = __popc(word), incl = c;
 #pragma unroll
 		for (int d = 1; d < 32; d <<= 1) {
@@ -92,7 +117,7 @@ __global__ void k_unpack(const uint32_t *__restrict__ bmp, int64_t nwords, uint3
 		while (word) {
 			int bit = __ffs(word) - 1;
 			word &= word - 1;
-			dst[pos++] = (uint32_t)(w * 32 + bit) + off;
+			put_col(dst, deg, colptr, pos++, (uint32_t)(w * 32 + bit) + off);
 		}
 	}
 }
@@ -111,20 +136,6 @@ __global__ void k_count(const uint32_t *__restrict__ bmp, int64_t bw, uint64_t b
 	s = BR(tmp).Sum(s);
 	if (threadIdx.x == 0 && s)
 		atomicAdd(&cnt[blockIdx.y], s);
-}
-
-__global__ void k_degree(const uint32_t *__restrict__ af, int64_t n,
-                         const uint64_t *__restrict__ colptr, uint64_t *__restrict__ deg)
-{
-	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x <= n;
-	     x += (int64_t)gridDim.x * blockDim.x) {
-		if (x == n) {
-			deg[x] = 0;
-		} else {
-			uint32_t u = __ldg(&af[x]);
-			deg[x] = __ldg(&colptr[u + 1]) - __ldg(&colptr[u]);
-		}
-	}
 }
 
 struct ExpandArgs {
@@ -300,20 +311,99 @@ k_update(const uint32_t *__restrict__ list, int64_t n, uint32_t rowbase, uint32_
 		receive(__ldg(&list[x]), rowbase, sender, vis, level, pred, fbmp, lvl);
 }
 
-/* The same over a bitmap message, one word per thread (no unpacking). */
+/* The same over bitmap messages, word x of every message by thread x: the
+ * word's 32 vertices are tested and set in the visited bitmap by one or two
+ * atomicOr (rowbase need not be a multiple of 32), not one per vertex; only
+ * the new ones get a level and a provisional predecessor (the tag: the
+ * sender's grid column). Thread x alone writes frontier word x here, so
+ * with count set it also adds the word's final popcount: the new frontier's
+ * size. reset, when set, is zeroed (the next level's unpacking counter). In
+ * pull mode the bitmaps are the row peers' own: read uncached. */
 __global__ void __launch_bounds__(TPB)
-k_update_bitmap(const uint32_t *__restrict__ bmp, int64_t nwords, uint32_t rowbase,
-                uint32_t sender, uint32_t *vis, int32_t *level, uint32_t *pred, uint32_t *fbmp,
-                int lvl)
+k_update_words(Sources src, int nsrc, int64_t nwords, uint32_t rowbase, uint32_t *vis,
+               int32_t *level, uint32_t *pred, uint32_t *fbmp, int lvl, unsigned *count,
+               unsigned *reset)
 {
+	typedef cub::BlockReduce<unsigned, TPB> BR;
+	__shared__ typename BR::TempStorage tmp;
+	const unsigned sh = rowbase & 31;
+	unsigned total = 0;
+	if (reset && blockIdx.x == 0 && threadIdx.x == 0)
+		*reset = 0;
 	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < nwords;
 	     x += (int64_t)gridDim.x * blockDim.x) {
-		uint32_t word = __ldg(&bmp[x]);
-		while (word) {
-			const int bit = __ffs(word) - 1;
-			word &= word - 1;
-			receive((uint32_t)(x * 32 + bit), rowbase, sender, vis, level, pred, fbmp, lvl);
+		uint32_t *v = vis + (rowbase >> 5) + x; /* rows rowbase + 32x + bit: bit sh + bit of v */
+		uint32_t fresh_all = 0;
+		for (int m = 0; m < nsrc; m++) {
+			const uint32_t word = __ldcv(&src.bmp[m][x]);
+			if (!word)
+				continue;
+			const uint32_t lo = word << sh, hi = sh ? word >> (32 - sh) : 0;
+			uint32_t seen = (__ldca(&v[0]) >> sh) | (hi ? __ldca(&v[1]) << (32 - sh) : 0);
+			if (!(word & ~seen))
+				continue;
+			seen = (lo ? atomicOr(&v[0], lo) >> sh : 0) | (hi ? atomicOr(&v[1], hi) << (32 - sh) : 0);
+			uint32_t fresh = word & ~seen;
+			fresh_all |= fresh;
+			while (fresh) {
+				const uint32_t kk = (uint32_t)x * 32 + (uint32_t)(__ffs(fresh) - 1);
+				fresh &= fresh - 1;
+				level[kk] = lvl;
+				pred[rowbase + kk] = B2_PRED_REMOTE | src.tag[m];
+			}
 		}
+		if (fresh_all)
+			fbmp[x] |= fresh_all;
+		if (count)
+			total += __popc(fbmp[x]);
+	}
+	if (count) {
+		total = BR(tmp).Sum(total);
+		if (threadIdx.x == 0 && total)
+			atomicAdd(count, total);
+	}
+}
+
+/* ---- pull mode: GPUs of one node signal each other without the host ----
+ * A rank tells its row peers that its discovery bitmaps of a level are
+ * complete by storing the level's epoch into their flag words (release,
+ * system scope, after the expansion kernel has finished); a peer's wait
+ * kernel spins on its own flags (acquire) before the update reads those
+ * bitmaps in place. Epochs only grow, so flags are never reset. */
+struct FlagPtrs {
+	unsigned *to[PULL_MAX];
+};
+
+__global__ void k_signal(FlagPtrs f, int n, unsigned epoch, unsigned *zero)
+{
+	const int t = threadIdx.x;
+	if (t == 0)
+		*zero = 0; /* the update's frontier counter, before the update runs */
+	if (t < n && f.to[t]) {
+		__threadfence_system();
+		asm volatile("st.release.sys.global.u32 [%0], %1;" ::"l"(f.to[t]), "r"(epoch) : "memory");
+	}
+}
+
+/* Waits until flags[t] >= epoch for every t != self (wrap-around safe).
+ * A peer that never signals (it died; MPI aborts the job) ends the wait
+ * with a trap after 60 s rather than a hang. */
+__global__ void k_wait(const unsigned *flags, int n, int self, unsigned epoch)
+{
+	const int t = threadIdx.x;
+	if (t >= n || t == self)
+		return;
+	uint64_t t0, now;
+	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+	for (;;) {
+		unsigned v;
+		asm volatile("ld.acquire.sys.global.u32 %0, [%1];" : "=r"(v) : "l"(flags + t) : "memory");
+		if ((int)(v - epoch) >= 0)
+			break;
+		__nanosleep(32);
+		asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+		if (now - t0 > 60000000000ull)
+			__trap();
 	}
 }
 
@@ -386,12 +476,20 @@ struct cu_bk {
 	/* device-direct exchanges (CUDA IPC): peers' receive areas and
 	 * predecessor arrays, mapped; [dir][peer], NULL for self */
 	int peer[2], npeer[2];
-	uint32_t **peer_in[2], **peer_pred;
+	uint32_t **peer_in[2], **peer_bmp[2], **peer_pred;
+	/* pull mode: flag words (in the receive area, after the slots), where
+	 * this rank's signals go, the last epoch, phase events per level */
+	unsigned *flags;
+	FlagPtrs sig;
+	unsigned epoch;
+	cudaEvent_t *ev;
+	int nev;
 };
 
-/* Receive area: R expand slots, then C fold slots, slotw words each (one
- * allocation, so one IPC handle names both); the same layout on every rank,
- * so a sender finds its slot in a peer's area at the offset of its own. */
+/* Receive area: R expand slots, then C fold slots, slotw words each, then
+ * C flag words (pull mode); one allocation, so one IPC handle names them
+ * all; the same layout on every rank, so a sender finds its slot in a
+ * peer's area at the offset of its own. */
 static size_t slot_off(const cu_bk *k, int dir, int s)
 {
 	return (size_t)((dir == B2_DIR_FOLD ? k->g.R : 0) + s) * (size_t)k->slotw;
@@ -400,9 +498,24 @@ static uint32_t *in_slot(const cu_bk *k, int dir, int s)
 {
 	return k->in + slot_off(k, dir, s);
 }
+static size_t flags_off(const cu_bk *k)
+{
+	return (size_t)(k->g.R + k->g.C) * (size_t)k->slotw;
+}
+/* Discovery bitmaps: two sets of C (one per level parity in pull mode, where
+ * peers read the previous level's set while this one is written; set 0
+ * otherwise), bw + 1 words each (the last: a message's count word). */
+static size_t bmp_off(const cu_bk *k, int set, int c)
+{
+	return ((size_t)set * (size_t)k->g.C + (size_t)c) * (size_t)(k->bw + 1);
+}
+static uint32_t *bmp_set(const cu_bk *k, int set, int c)
+{
+	return k->bmp + bmp_off(k, set, c);
+}
 static uint32_t *bmp_of(const cu_bk *k, int c)
 {
-	return k->bmp + (size_t)c * (size_t)(k->bw + 1);
+	return bmp_set(k, 0, c);
 }
 
 static int cu_host_alloc(void *out, size_t bytes, const char *what)
@@ -440,6 +553,9 @@ static void cu_destroy(void *p)
 	void *host[] = {k->h_front, k->h_dst, k->h_pred, k->h_recv, k->h_cnt, k->h_dsum};
 	for (size_t x = 0; x < sizeof host / sizeof host[0]; x++)
 		cu_host_free(host[x]);
+	for (int e = 0; e < k->nev; e++)
+		cudaEventDestroy(k->ev[e]);
+	free(k->ev);
 	if (k->st)
 		cudaStreamDestroy(k->st);
 	free(k->in_msgs);
@@ -504,8 +620,9 @@ static int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 	}
 	need = (size_t)(k->nc + 1) * 8 * 3 + g->nnz * 4 + (size_t)k->b * (8 + 4 + 4 + 8) +
 	       (size_t)k->nr * (4 + 4) + (size_t)b2_bmp_words(k->nr) * 4 +
-	       (size_t)g->C * (size_t)(k->bw + 1) * 4 + (size_t)k->nc * 4 +
-	       (size_t)(g->R + g->C) * (size_t)k->slotw * 4 + k->cubbytes + (64u << 20);
+	       (size_t)2 * g->C * (size_t)(k->bw + 1) * 4 + (size_t)k->nc * 4 +
+	       ((size_t)(g->R + g->C) * (size_t)k->slotw + (size_t)g->C) * 4 + k->cubbytes +
+	       (64u << 20);
 	cudaMemGetInfo(&fre, &tot);
 	if (need > fre) {
 		error = b2_err(B2_EIO_, "not enough device memory on GPU %d (%s): the graph and search state need %.2f GiB, %.2f GiB are free of %.2f GiB",
@@ -525,14 +642,15 @@ static int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 	DALLOC(k->pred, (size_t)k->nr * 4);
 	DALLOC(k->front, (size_t)k->b * 4);
 	DALLOC(k->dst, (size_t)k->nr * 4);
-	DALLOC(k->bmp, (size_t)g->C * (size_t)(k->bw + 1) * 4);
+	DALLOC(k->bmp, bmp_off(k, 2, 0) * 4);
 	DALLOC(k->af, (size_t)k->nc * 4);
 	DALLOC(k->deg, (size_t)(k->nc + 1) * 8);
 	DALLOC(k->cumul, (size_t)(k->nc + 1) * 8);
-	DALLOC(k->in, (size_t)(g->R + g->C) * (size_t)k->slotw * 4);
+	DALLOC(k->in, (flags_off(k) + (size_t)g->C) * 4);
+	k->flags = k->in + flags_off(k);
 	DALLOC(k->pred64, (size_t)k->b * 8);
 	DALLOC(k->cnt, (size_t)g->C * 4);
-	DALLOC(k->tmpcnt, (size_t)(g->C + 1) * 4);
+	DALLOC(k->tmpcnt, (size_t)(g->C + 2) * 4);
 	DALLOC(k->dsum, 8);
 	DALLOC(k->cubtmp, k->cubbytes);
 	HALLOC(k->h_front, (size_t)k->slotw * 4);
@@ -543,7 +661,9 @@ static int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 	HALLOC(k->h_dsum, 8);
 	if (cudaMemcpy(k->colptr, g->col_ptr, (size_t)(k->nc + 1) * 8, cudaMemcpyHostToDevice) != cudaSuccess ||
 	    cudaMemcpy(k->rowidx, g->row_idx, g->nnz * 4, cudaMemcpyHostToDevice) != cudaSuccess ||
-	    cudaMemcpy(k->tdeg, g->tdeg, (size_t)k->b * 8, cudaMemcpyHostToDevice) != cudaSuccess) {
+	    cudaMemcpy(k->tdeg, g->tdeg, (size_t)k->b * 8, cudaMemcpyHostToDevice) != cudaSuccess ||
+	    cudaMemset(k->flags, 0, (size_t)g->C * 4) != cudaSuccess ||
+	    cudaMemset(k->deg, 0, (size_t)(k->nc + 1) * 8) != cudaSuccess) {
 		error = b2_err(B2_EFAIL_, "cannot copy the graph to GPU %d", o->device);
 		goto done;
 	}
@@ -566,6 +686,7 @@ static int cu_begin(void *p, int64_t root_k)
 	CU(cudaMemsetAsync(k->vis, 0, (size_t)b2_bmp_words(k->nr) * 4, k->st));
 	CU(cudaMemsetAsync(k->level, 0xff, (size_t)k->b * 4, k->st));
 	CU(cudaMemsetAsync(bmp_of(k, k->g.j), 0, (size_t)k->bw * 4, k->st));
+	CU(cudaMemsetAsync(k->tmpcnt + k->g.C, 0, 4, k->st));
 	k->nfront = 0;
 	if (root_k >= 0) {
 		k_begin<<<1, 1, 0, k->st>>>(k->vis, k->level, bmp_of(k, k->g.j),
@@ -574,16 +695,24 @@ static int cu_begin(void *p, int64_t root_k)
 		CU_LAUNCHED();
 		k->nfront = 1;
 	}
+	/* done before returning: in pull mode the column peers read the new
+	 * frontier bitmap once every rank's begin has returned */
+	CU(cudaStreamSynchronize(k->st));
 	return 0;
 }
 
-/* Bitmap src (bw words) -> list at dst (k + off) through counter slot t. */
-static int unpack(cu_bk *k, const uint32_t *src, uint32_t off, uint32_t *dst, int t,
-                  const unsigned *limit, unsigned cap)
+/* Bitmap src (bw words) -> list at dst (k + off), appended through counter
+ * slot t (reset first unless keep); with deg, the columns' degrees too. */
+static int unpack(cu_bk *k, const uint32_t *src, uint32_t off, uint32_t *dst, uint64_t *deg,
+                  int t, int keep, const unsigned *limit, unsigned cap)
 {
-	CU(cudaMemsetAsync(k->tmpcnt + t, 0, 4, k->st));
-	k_unpack<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(src, k->bw, off, dst, k->tmpcnt + t, limit,
-	                                                  cap);
+	Sources one;
+	one.bmp[0] = src;
+	one.tag[0] = off;
+	if (!keep)
+		CU(cudaMemsetAsync(k->tmpcnt + t, 0, 4, k->st));
+	k_unpack<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(one, k->bw, dst, deg, k->colptr,
+	                                                  k->tmpcnt + t, limit, cap);
 	CU_LAUNCHED();
 	return 0;
 }
@@ -598,7 +727,7 @@ static int cu_front_msg(void *p, int bitmap, b2_msg *m)
 	m->count = k->nfront;
 	m->bitmap = bitmap;
 	if (!bitmap && k->nfront &&
-	    (error = unpack(k, bmp_of(k, k->g.j), 0, k->front, k->g.C, NULL, 0)))
+	    (error = unpack(k, bmp_of(k, k->g.j), 0, k->front, NULL, k->g.C, 0, NULL, 0)))
 		return error;
 	if (k->peer[B2_DIR_EXPAND]) {
 		m->data = (uint32_t *)src;
@@ -636,14 +765,16 @@ static int cu_stage_in(void *p, int dir, const b2_msg *in, int nslots, int self)
 	return 0;
 }
 
-/* Appends staged message m to dst (as k + off). */
-static int append_msg(cu_bk *k, const b2_msg *m, uint32_t off, uint32_t *dst)
+/* Appends staged message m to the expansion's columns at position at (as
+ * k + off), with their degrees. */
+static int append_msg(cu_bk *k, const b2_msg *m, uint32_t off, int64_t at)
 {
 	if (m->count == 0)
 		return 0;
 	if (m->bitmap)
-		return unpack(k, m->data, off, dst, k->g.C, NULL, 0);
-	k_gather<<<blocks_for(k, m->count), TPB, 0, k->st>>>(m->data, m->count, off, dst);
+		return unpack(k, m->data, off, k->af + at, k->deg + at, k->g.C, 0, NULL, 0);
+	k_gather<<<blocks_for(k, m->count), TPB, 0, k->st>>>(m->data, m->count, off, k->af + at,
+	                                                     k->deg + at, k->colptr);
 	CU_LAUNCHED();
 	return 0;
 }
@@ -656,6 +787,7 @@ static int launch_expand(cu_bk *k, const ExpandArgs &a)
 	return 0;
 }
 
+/* cnt[c0 + x] = vertices in discovery bitmap c0 + x, x < nc. */
 static int count_bitmaps(cu_bk *k, int c0, int nc)
 {
 	CU(cudaMemsetAsync(k->cnt + c0, 0, (size_t)nc * 4, k->st));
@@ -667,6 +799,27 @@ static int count_bitmaps(cu_bk *k, int c0, int nc)
 	return 0;
 }
 
+/* Scan of the degrees of the n columns in af (CUB) and the expansion kernel,
+ * discoveries into the bitmaps of set `set`. */
+static int expand_columns(cu_bk *k, int64_t n, int lvl, int set)
+{
+	if (n == 0)
+		return 0;
+	size_t bytes = k->cubbytes;
+	/* deg[n] is read but does not matter: an exclusive scan of n + 1 items */
+	CU(cub::DeviceScan::ExclusiveSum(k->cubtmp, bytes, k->deg, k->cumul, (int64_t)(n + 1), k->st));
+	ExpandArgs a;
+	a.colptr = k->colptr; a.rowidx = k->rowidx; a.af = k->af; a.cumul = k->cumul; a.n = n;
+	a.vis = k->vis; a.pred = k->pred; a.bmp = bmp_set(k, set, 0); a.level = k->level;
+	a.b = (uint32_t)k->b; a.bw1 = (uint64_t)(k->bw + 1); a.j = (uint32_t)k->g.j; a.lvl = lvl;
+	switch (k->o.edges_per_thread) {
+	case 1: return launch_expand<1>(k, a);
+	case 2: return launch_expand<2>(k, a);
+	case 8: return launch_expand<8>(k, a);
+	default: return launch_expand<4>(k, a);
+	}
+}
+
 static int cu_expand(void *p, int lvl, int64_t *cnt_out)
 {
 	cu_bk *k = (cu_bk *)p;
@@ -674,43 +827,25 @@ static int cu_expand(void *p, int lvl, int64_t *cnt_out)
 	const int C = k->g.C, j = k->g.j;
 	int64_t n = k->nfront;
 	/* the columns to expand: own frontier (from its bitmap), then the column peers' */
-	if (n && (error = unpack(k, bmp_of(k, j), (uint32_t)(k->g.i * k->b), k->af, k->g.C, NULL, 0)))
+	if (n && (error = unpack(k, bmp_of(k, j), (uint32_t)(k->g.i * k->b), k->af, k->deg, k->g.C,
+	                         0, NULL, 0)))
 		return error;
 	for (int s = 0; s < k->g.R; s++) {
 		if (s == k->self)
 			continue;
-		if ((error = append_msg(k, &k->in_msgs[s], (uint32_t)(s * k->b), k->af + n)))
+		if ((error = append_msg(k, &k->in_msgs[s], (uint32_t)(s * k->b), n)))
 			return error;
 		n += k->in_msgs[s].count;
 	}
 	/* the discovery bitmaps of this level, the own column's included */
-	CU(cudaMemsetAsync(k->bmp, 0, (size_t)C * (size_t)(k->bw + 1) * 4, k->st));
-	if (n > 0) {
-		k_degree<<<blocks_for(k, n + 1), TPB, 0, k->st>>>(k->af, n, k->colptr, k->deg);
-		CU_LAUNCHED();
-		size_t bytes = k->cubbytes;
-		CU(cub::DeviceScan::ExclusiveSum(k->cubtmp, bytes, k->deg, k->cumul, (int64_t)(n + 1),
-		                                 k->st));
-		ExpandArgs a;
-		a.colptr = k->colptr; a.rowidx = k->rowidx; a.af = k->af; a.cumul = k->cumul; a.n = n;
-		a.vis = k->vis; a.pred = k->pred; a.bmp = k->bmp; a.level = k->level;
-		a.b = (uint32_t)k->b; a.bw1 = (uint64_t)(k->bw + 1); a.j = (uint32_t)j; a.lvl = lvl;
-		switch (k->o.edges_per_thread) {
-		case 1: error = launch_expand<1>(k, a); break;
-		case 2: error = launch_expand<2>(k, a); break;
-		case 8: error = launch_expand<8>(k, a); break;
-		default: error = launch_expand<4>(k, a); break;
-		}
-		if (error)
-			return error;
-	}
-	if ((error = count_bitmaps(k, 0, C)))
+	CU(cudaMemsetAsync(k->bmp, 0, bmp_off(k, 1, 0) * 4, k->st));
+	if ((error = expand_columns(k, n, lvl, 0)) || (error = count_bitmaps(k, 0, C)))
 		return error;
 	/* fold messages small enough to travel as lists become lists now */
 	for (int c = 0; c < C; c++)
 		if (c != j && k->o.fold_cap > 0 &&
-		    (error = unpack(k, bmp_of(k, c), 0, k->dst + (size_t)c * (size_t)k->b, c, k->cnt + c,
-		                    (unsigned)k->o.fold_cap)))
+		    (error = unpack(k, bmp_of(k, c), 0, k->dst + (size_t)c * (size_t)k->b, NULL, c, 0,
+		                    k->cnt + c, (unsigned)k->o.fold_cap)))
 			return error;
 	CU(cudaMemcpyAsync(k->h_cnt, k->cnt, (size_t)C * 4, cudaMemcpyDeviceToHost, k->st));
 	CU(cudaStreamSynchronize(k->st));
@@ -754,11 +889,14 @@ static int cu_update(void *p, int lvl, int64_t *front_out)
 		const b2_msg *m = &k->in_msgs[s];
 		if (s == k->self || m->count == 0)
 			continue;
-		if (m->bitmap)
-			k_update_bitmap<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(
-				m->data, k->bw, (uint32_t)(j * k->b), (uint32_t)s, k->vis, k->level, k->pred,
-				bmp_of(k, j), lvl);
-		else
+		if (m->bitmap) {
+			Sources one;
+			one.bmp[0] = m->data;
+			one.tag[0] = (uint32_t)s;
+			k_update_words<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(
+				one, 1, k->bw, (uint32_t)(j * k->b), k->vis, k->level, k->pred, bmp_of(k, j), lvl,
+				NULL, NULL);
+		} else
 			k_update<<<blocks_for(k, m->count), TPB, 0, k->st>>>(
 				m->data, m->count, (uint32_t)(j * k->b), (uint32_t)s, k->vis, k->level, k->pred,
 				bmp_of(k, j), lvl);
@@ -819,10 +957,11 @@ static int cu_resolve(void *p, const uint32_t *recv)
 static int cu_peer_export(void *p, void *blob)
 {
 	cu_bk *k = (cu_bk *)p;
-	cudaIpcMemHandle_t h[2];
+	cudaIpcMemHandle_t h[3];
 	memset(blob, 0, B2_PEER_BLOB);
 	if (cudaIpcGetMemHandle(&h[0], k->in) != cudaSuccess ||
-	    cudaIpcGetMemHandle(&h[1], k->pred) != cudaSuccess) {
+	    cudaIpcGetMemHandle(&h[1], k->pred) != cudaSuccess ||
+	    cudaIpcGetMemHandle(&h[2], k->bmp) != cudaSuccess) {
 		cudaGetLastError();
 		return B2_EFAIL_;
 	}
@@ -844,11 +983,17 @@ static int cu_peer_open(void *p, int dir, int n, int me, const void *blobs)
 	for (int q = 0; q < k->npeer[dir]; q++) {
 		if (k->peer_in[dir])
 			close_peer(k->peer_in[dir][q]);
+		if (k->peer_bmp[dir])
+			close_peer(k->peer_bmp[dir][q]);
 		if (dir == B2_DIR_FOLD && k->peer_pred)
 			close_peer(k->peer_pred[q]);
 	}
 	free(k->peer_in[dir]);
+	free(k->peer_bmp[dir]);
 	k->peer_in[dir] = NULL;
+	k->peer_bmp[dir] = NULL;
+	if (dir == B2_DIR_FOLD)
+		memset(&k->sig, 0, sizeof k->sig);
 	if (dir == B2_DIR_FOLD) {
 		free(k->peer_pred);
 		k->peer_pred = NULL;
@@ -859,13 +1004,14 @@ static int cu_peer_open(void *p, int dir, int n, int me, const void *blobs)
 		return 0;
 	k->npeer[dir] = n;
 	k->peer_in[dir] = (uint32_t **)calloc((size_t)n, sizeof(uint32_t *));
+	k->peer_bmp[dir] = (uint32_t **)calloc((size_t)n, sizeof(uint32_t *));
 	if (dir == B2_DIR_FOLD)
 		k->peer_pred = (uint32_t **)calloc((size_t)n, sizeof(uint32_t *));
-	if (!k->peer_in[dir] || (dir == B2_DIR_FOLD && !k->peer_pred))
+	if (!k->peer_in[dir] || !k->peer_bmp[dir] || (dir == B2_DIR_FOLD && !k->peer_pred))
 		return B2_EFAIL_;
 	for (int q = 0; q < n && !error; q++) {
-		cudaIpcMemHandle_t h[2];
-		void *a = NULL, *b = NULL;
+		cudaIpcMemHandle_t h[3];
+		void *a = NULL, *b = NULL, *c = NULL;
 		if (q == me)
 			continue;
 		memcpy(h, (const char *)blobs + (size_t)q * B2_PEER_BLOB, sizeof h);
@@ -873,6 +1019,10 @@ static int cu_peer_open(void *p, int dir, int n, int me, const void *blobs)
 			error = B2_EFAIL_;
 		else
 			k->peer_in[dir][q] = (uint32_t *)a;
+		if (!error && cudaIpcOpenMemHandle(&c, h[2], cudaIpcMemLazyEnablePeerAccess) != cudaSuccess)
+			error = B2_EFAIL_;
+		else if (!error)
+			k->peer_bmp[dir][q] = (uint32_t *)c;
 		if (!error && dir == B2_DIR_FOLD) {
 			if (cudaIpcOpenMemHandle(&b, h[1], cudaIpcMemLazyEnablePeerAccess) != cudaSuccess)
 				error = B2_EFAIL_;
@@ -884,6 +1034,9 @@ static int cu_peer_open(void *p, int dir, int n, int me, const void *blobs)
 		cudaGetLastError();
 		return error;
 	}
+	if (dir == B2_DIR_FOLD && n <= PULL_MAX)
+		for (int q = 0; q < n; q++)
+			k->sig.to[q] = q == me ? NULL : k->peer_in[dir][q] + flags_off(k) + me;
 	k->peer[dir] = 1;
 	return 0;
 }
@@ -901,6 +1054,112 @@ static int cu_peer_send(void *p, int dir, const b2_msg *out, int n, int me)
 		                   cudaMemcpyDefault, k->st));
 	}
 	CU(cudaStreamSynchronize(k->st));
+	return 0;
+}
+
+/* ---- pull mode: one level without host round trips inside ----------------
+ * Level lvl writes the discovery bitmaps of set lvl & 1; the frontier it
+ * expands is the own-column bitmap of the other set, on this rank and, read
+ * in place, on its column peers. After the expansion the row peers are
+ * signalled; once they have signalled too, the update reads their
+ * discovery bitmaps for this grid column in place. Why no copy can be
+ * overwritten early: a rank writes a set again only two levels later, and
+ * every rank has finished each level (search.c's allgather of the frontier
+ * sizes) before any starts the next. Events time the phases. */
+static int pull_events(cu_bk *k, int lvl)
+{
+	int need = lvl * 5;
+	if (need <= k->nev)
+		return 0;
+	int cap = need < 64 * 5 ? 64 * 5 : 2 * need;
+	cudaEvent_t *ev = (cudaEvent_t *)realloc(k->ev, (size_t)cap * sizeof *ev);
+	if (!ev)
+		return b2_err(B2_EIO_, "out of host memory for CUDA events");
+	k->ev = ev;
+	for (; k->nev < cap; k->nev++)
+		CU(cudaEventCreate(&k->ev[k->nev]));
+	return 0;
+}
+
+static int cu_pull_level(void *p, int lvl, const int64_t *ncol, int64_t *front)
+{
+	cu_bk *k = (cu_bk *)p;
+	int error = 0;
+	const int R = k->g.R, C = k->g.C, i = k->g.i, j = k->g.j, cur = lvl & 1, prev = cur ^ 1;
+	if ((error = pull_events(k, lvl)))
+		return error;
+	cudaEvent_t *ev = k->ev + (size_t)(lvl - 1) * 5;
+	const unsigned epoch = ++k->epoch;
+	/* counters: frontier columns unpacked (zeroed by begin, then by each
+	 * level's update for the next), the new frontier (zeroed by k_signal) */
+	unsigned *afcnt = k->tmpcnt + C, *fcnt = k->tmpcnt + C + 1;
+	CU(cudaEventRecord(ev[0], k->st));
+	/* expand exchange: the grid column's frontiers, read where they are */
+	Sources src;
+	int nsrc = 0;
+	int64_t n = 0;
+	for (int s = 0; s < R; s++) {
+		if (ncol[s] == 0)
+			continue;
+		src.bmp[nsrc] = s == i ? bmp_set(k, prev, j)
+		                       : k->peer_bmp[B2_DIR_EXPAND][s] + bmp_off(k, prev, j);
+		src.tag[nsrc++] = (uint32_t)(s * k->b);
+		n += ncol[s];
+	}
+	if (nsrc) {
+		k_unpack<<<dim3(blocks_for(k, k->bw), nsrc), TPB, 0, k->st>>>(
+			src, k->bw, k->af, k->deg, k->colptr, afcnt, NULL, 0);
+		CU_LAUNCHED();
+	}
+	CU(cudaEventRecord(ev[1], k->st));
+	CU(cudaMemsetAsync(bmp_set(k, cur, 0), 0, bmp_off(k, 1, 0) * 4, k->st));
+	if ((error = expand_columns(k, n, lvl, cur)))
+		return error;
+	k_signal<<<1, PULL_MAX, 0, k->st>>>(k->sig, C > 1 ? C : 0, epoch, fcnt);
+	CU_LAUNCHED();
+	CU(cudaEventRecord(ev[2], k->st));
+	/* fold exchange: wait for the row peers' discovery bitmaps */
+	if (C > 1) {
+		k_wait<<<1, PULL_MAX, 0, k->st>>>(k->flags, C, j, epoch);
+		CU_LAUNCHED();
+	}
+	CU(cudaEventRecord(ev[3], k->st));
+	/* update from them, in place, counting the new frontier */
+	nsrc = 0;
+	for (int c = 0; c < C; c++) {
+		if (c == j)
+			continue;
+		src.bmp[nsrc] = k->peer_bmp[B2_DIR_FOLD][c] + bmp_off(k, cur, j);
+		src.tag[nsrc++] = (uint32_t)c;
+	}
+	k_update_words<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(
+		src, nsrc, k->bw, (uint32_t)(j * k->b), k->vis, k->level, k->pred, bmp_set(k, cur, j), lvl,
+		fcnt, afcnt);
+	CU_LAUNCHED();
+	CU(cudaMemcpyAsync(k->h_cnt + j, fcnt, 4, cudaMemcpyDeviceToHost, k->st));
+	CU(cudaEventRecord(ev[4], k->st));
+	CU(cudaStreamSynchronize(k->st));
+	*front = k->nfront = k->h_cnt[j];
+	return 0;
+}
+
+/* Device time of the last search's nlev pull levels: ph[0..3] = expand
+ * exchange, expansion, fold exchange (the wait), update; *span = all. */
+static int cu_pull_phases(void *p, int nlev, double *ph, double *span)
+{
+	cu_bk *k = (cu_bk *)p;
+	*span = 0;
+	for (int x = 0; x < 4; x++)
+		ph[x] = 0;
+	for (int l = 0; l < nlev && (l + 1) * 5 <= k->nev; l++) {
+		const cudaEvent_t *ev = k->ev + (size_t)l * 5;
+		for (int x = 0; x < 4; x++) {
+			float ms = 0;
+			CU(cudaEventElapsedTime(&ms, ev[x], ev[x + 1]));
+			ph[x] += ms * 1e-3;
+			*span += ms * 1e-3;
+		}
+	}
 	return 0;
 }
 
@@ -927,7 +1186,7 @@ extern "C" {
 const b2_backend b2_cuda_backend = {
 	"cuda", cu_create, cu_destroy, cu_host_alloc, cu_host_free, cu_begin, cu_front_msg,
 	cu_stage_in, cu_expand, cu_fold_msgs, cu_update, cu_resolve_bufs, cu_resolve, cu_pred,
-	cu_degree_sum, cu_peer_export, cu_peer_open, cu_peer_send,
+	cu_degree_sum, cu_peer_export, cu_peer_open, cu_peer_send, cu_pull_level, cu_pull_phases,
 };
 
 int b2_cuda_device_count(void)

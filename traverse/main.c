@@ -3,7 +3,7 @@
  *
  *   bfs-gpu part.h5 [-n NROOTS] [--seed S] [--backend auto|cuda|cpu]
  *           [--bitmap auto|on|off] [--edges-per-thread K]
- *           [--keep-pred all|none|K] [--warmup W] [--ipc auto|off] -o bfs.h5
+ *           [--keep-pred all|none|K] [--warmup W] [--ipc auto|push|off] -o bfs.h5
  *
  * Reads the rank's own CSC block and the degrees of its own vertices from
  * the partition file, draws the roots (FORMATS.md "BFS file"), runs warm-up
@@ -33,10 +33,12 @@ static const char help[] =
 	"      --keep-pred P        predecessor arrays written: all (default), none, or\n"
 	"                           the first K searches\n"
 	"      --warmup W           untimed searches before the timed ones (default 1)\n"
-	"      --ipc M              CUDA: ranks of one node exchange messages by direct\n"
-	"                           GPU-to-GPU copies (CUDA IPC) when all ranks of an\n"
-	"                           exchange share the node (auto, default), or always by\n"
-	"                           MPI through pinned host buffers (off)\n"
+	"      --ipc M              CUDA, ranks of one node (CUDA IPC): auto (default)\n"
+	"                           reads the peers' bitmaps in place, with no host\n"
+	"                           round trip inside a level, when every exchange is\n"
+	"                           within the node; push copies each message GPU to\n"
+	"                           GPU where an exchange is within the node; off: MPI\n"
+	"                           through pinned host buffers everywhere\n"
 	"  -o, --output FILE        the BFS file (required)\n"
 	"  -v, --verbose            per-search times on stderr; -q, --quiet\n"
 	"  -h, --help; -V, --version\n"
@@ -65,7 +67,7 @@ static int parse(opts *o, int argc, char **argv)
 		{"warmup", required_argument, 0, 6}, {"ipc", required_argument, 0, 7},
 		B2_STD_LONGOPTS, {0, 0, 0, 0}};
 	o->nroots = 64; o->seed = 1; o->backend = "auto"; o->bitmap = B2_BITMAP_AUTO;
-	o->bitmap_s = "auto"; o->ept = 4; o->keep = -1; o->warmup = 1; o->ipc = 1;
+	o->bitmap_s = "auto"; o->ept = 4; o->keep = -1; o->warmup = 1; o->ipc = B2_IPC_AUTO;
 	while ((c = getopt_long(argc, argv, "n:" B2_STD_SHORTOPTS, lo, NULL)) != -1) {
 		switch (c) {
 		case 'n': B2_TRY(b2_parse_i64(&o->nroots, optarg, "--nroots", 1, 4096)); break;
@@ -94,9 +96,10 @@ static int parse(opts *o, int argc, char **argv)
 			break;
 		case 6: B2_TRY(b2_parse_i64(&o->warmup, optarg, "--warmup", 0, 100)); break;
 		case 7:
-			if (!strcmp(optarg, "auto")) o->ipc = 1;
-			else if (!strcmp(optarg, "off")) o->ipc = 0;
-			else return b2_usage_err("--ipc: expected auto or off, got '%s'", optarg);
+			if (!strcmp(optarg, "auto")) o->ipc = B2_IPC_AUTO;
+			else if (!strcmp(optarg, "push")) o->ipc = B2_IPC_PUSH;
+			else if (!strcmp(optarg, "off")) o->ipc = B2_IPC_OFF;
+			else return b2_usage_err("--ipc: expected auto, push or off, got '%s'", optarg);
 			break;
 		default:
 			error = b2_std_option(&std, c, optarg, help);
@@ -322,11 +325,12 @@ static int write_pred_row(hid_t d, int64_t q, int64_t v0, int64_t n, const int64
 	return error;
 }
 
-static int pick_backend(const b2_backend **be, int *device, char *devname, size_t dn,
-                        const char *want)
+static int pick_backend(const b2_backend **be, int *device, int *shared, char *devname,
+                        size_t dn, const char *want)
 {
 	*be = &b2_cpu_backend;
 	*device = -1;
+	*shared = 0;
 	snprintf(devname, dn, "CPU (OpenMP)");
 #ifndef B2_HAVE_CUDA
 	if (!strcmp(want, "cuda"))
@@ -352,6 +356,7 @@ static int pick_backend(const b2_backend **be, int *device, char *devname, size_
 		}
 		goto done; /* auto: the CPU backend */
 	}
+	*shared = b2_agree(nlocal > ndev, MPI_COMM_WORLD);
 	if (nlocal > ndev && local == 0)
 		b2_warn("%d ranks on this node share %d GPU(s): allowed for testing, but the GPUs are oversubscribed",
 		        nlocal, ndev);
@@ -374,7 +379,7 @@ int main(int argc, char **argv)
 	const b2_backend *be = NULL;
 	void *bk = NULL;
 	b2_search s;
-	int have_search = 0, device = -1;
+	int have_search = 0, device = -1, shared = 0;
 	char devname[256];
 	int64_t *roots = NULL, nroots = 0, *nedge = NULL, *visited = NULL, *kept = NULL, nkept = 0;
 	int64_t *fsz = NULL, maxlev = 1, *pred = NULL;
@@ -388,7 +393,7 @@ int main(int argc, char **argv)
 	double tl0 = b2_now();
 	B2_TRY(read_partition(&g, &pi, o.part));
 	b2_debug("read %s in %.3f s", o.part, b2_now() - tl0);
-	B2_TRY(pick_backend(&be, &device, devname, sizeof devname, o.backend));
+	B2_TRY(pick_backend(&be, &device, &shared, devname, sizeof devname, o.backend));
 	b2_bkopts bo = {
 		.edges_per_thread = (int)o.ept,
 		.pack_front = g.R > 1 && o.bitmap != B2_BITMAP_OFF,
@@ -398,7 +403,7 @@ int main(int argc, char **argv)
 	};
 	error = be->create(&bk, &g, &bo);
 	B2_TRY(b2_agree(error, MPI_COMM_WORLD));
-	B2_TRY(b2_search_init(&s, be, bk, &g, o.bitmap, o.ipc));
+	B2_TRY(b2_search_init(&s, be, bk, &g, o.bitmap, o.ipc, shared));
 	have_search = 1;
 	/* the CUDA backend keeps its own copy of the graph */
 	if (be != &b2_cpu_backend) {
@@ -525,9 +530,10 @@ int main(int argc, char **argv)
 		MPI_Allreduce(MPI_IN_PLACE, msgs, 2, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
 		B2_TRY(b2_attr_put_i64(f, "bitmap_messages", msgs[0]));
 		char xs[64];
+		const char *dev = s.pull ? "cuda-ipc-pull" : "cuda-ipc";
 		snprintf(xs, sizeof xs, "expand %s, fold %s",
-		         pi.R == 1 ? "none" : s.expand.peer ? "cuda-ipc" : "mpi",
-		         pi.C == 1 ? "none" : s.fold.peer ? "cuda-ipc" : "mpi");
+		         pi.R == 1 ? "none" : s.expand.peer ? dev : "mpi",
+		         pi.C == 1 ? "none" : s.fold.peer ? dev : "mpi");
 		B2_TRY(b2_attr_put_str(f, "exchange", xs));
 		B2_TRY(b2_attr_put_i64(f, "list_messages", msgs[1]));
 		if (pi.has_scale) B2_TRY(b2_attr_put_i64(f, "scale", pi.scale));

@@ -16,7 +16,7 @@ const char *const b2_phase_names[B2_NPHASES] = {
 };
 
 int b2_search_init(b2_search *s, const b2_backend *be, void *bk, const b2_graph *g,
-                   int bitmap_mode, int try_peer)
+                   int bitmap_mode, int ipc, int gpus_shared)
 {
 	int error = 0;
 	memset(s, 0, sizeof *s);
@@ -34,8 +34,20 @@ int b2_search_init(b2_search *s, const b2_backend *be, void *bk, const b2_graph 
 	B2_TRY(b2_calloc(&s->cnt, (size_t)g->C, sizeof *s->cnt, "counters"));
 	s->cap_levels = 64;
 	B2_TRY(b2_calloc(&s->fsize, (size_t)s->cap_levels, 8, "frontier sizes"));
-	B2_TRY(b2_xchg_init(&s->expand, s->col, b2_msg_words(g->b), be, bk, B2_DIR_EXPAND, try_peer));
-	B2_TRY(b2_xchg_init(&s->fold, s->row, b2_msg_words(g->b), be, bk, B2_DIR_FOLD, try_peer));
+	B2_TRY(b2_xchg_init(&s->expand, s->col, b2_msg_words(g->b), be, bk, B2_DIR_EXPAND,
+	                    ipc != B2_IPC_OFF));
+	B2_TRY(b2_xchg_init(&s->fold, s->row, b2_msg_words(g->b), be, bk, B2_DIR_FOLD,
+	                    ipc != B2_IPC_OFF));
+	/* pull mode: every exchange device-direct, and decided by all ranks
+	 * together (their level loops must match) */
+	int pull = ipc == B2_IPC_AUTO && !gpus_shared && be->pull_level &&
+	           bitmap_mode != B2_BITMAP_OFF && g->R * g->C > 1 && g->C <= 32 &&
+	           (g->R == 1 || s->expand.peer) && (g->C == 1 || s->fold.peer);
+	s->pull = !b2_agree(!pull, MPI_COMM_WORLD);
+	if (s->pull) {
+		B2_TRY(b2_calloc(&s->allfront, (size_t)g->R * (size_t)g->C, 8, "frontier sizes"));
+		B2_TRY(b2_calloc(&s->ncol, (size_t)g->R, 8, "frontier sizes"));
+	}
 done:
 	return b2_agree(error, MPI_COMM_WORLD);
 }
@@ -56,6 +68,59 @@ static void die(int error)
 		MPI_Abort(MPI_COMM_WORLD, error);
 }
 
+static void note_level(b2_search *s, int64_t global)
+{
+	if (s->nlevels == s->cap_levels) {
+		int64_t *f = realloc(s->fsize, (size_t)s->cap_levels * 2 * 8);
+		if (!f)
+			die(b2_err(B2_EIO, "out of host memory for frontier sizes"));
+		s->fsize = f;
+		s->cap_levels *= 2;
+	}
+	s->fsize[s->nlevels++] = global;
+}
+
+/* Pull mode: the backend runs each level on the device; the host's only
+ * part is one allgather of the ranks' new frontier sizes, which ends the
+ * level for everyone and gives the termination test and the column peers'
+ * sizes for the next expansion. Every peer bitmap read counts as a bitmap
+ * message. */
+static void run_pull(b2_search *s, int64_t root_block)
+{
+	const int R = s->R, C = s->C;
+	double wall = 0;
+	int lvl;
+	/* every rank's begin is done before a peer reads its frontier bitmap */
+	die(b2_mpi_ok(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier"));
+	memset(s->ncol, 0, (size_t)R * 8);
+	if (root_block / R == s->j)
+		s->ncol[root_block % R] = 1;
+	for (lvl = 1;; lvl++) {
+		int64_t nfront = 0, global = 0;
+		double t0 = b2_now();
+		die(s->be->pull_level(s->bk, lvl, s->ncol, &nfront));
+		for (int p = 0; p < R; p++)
+			s->bitmap_msgs += p != s->i && s->ncol[p] > 0;
+		s->bitmap_msgs += C - 1;
+		die(b2_mpi_ok(MPI_Allgather(&nfront, 1, MPI_INT64_T, s->allfront, 1, MPI_INT64_T,
+		                            MPI_COMM_WORLD),
+		              "MPI_Allgather (frontier sizes)"));
+		wall += b2_now() - t0;
+		for (int p = 0; p < R * C; p++)
+			global += s->allfront[p];
+		for (int p = 0; p < R; p++)
+			s->ncol[p] = s->allfront[p * C + s->j];
+		if (global == 0)
+			break;
+		note_level(s, global);
+	}
+	double span = 0;
+	die(s->be->pull_phases(s->bk, lvl, s->phase, &span));
+	/* what the device did not spend in a phase: waiting for the level's end
+	 * and the allgather, the termination's part */
+	s->phase[4] = wall > span ? wall - span : 0;
+}
+
 int b2_search_run(b2_search *s, int64_t root)
 {
 	const b2_backend *be = s->be;
@@ -71,7 +136,7 @@ int b2_search_run(b2_search *s, int64_t root)
 	die(be->begin(bk, mine ? root - blk * s->b : -1));
 	s->fsize[0] = 1;
 	s->nlevels = 1;
-	for (int lvl = 1;; lvl++) {
+	for (int lvl = 1; !s->pull; lvl++) {
 		t[0] = b2_now();
 		if (s->R > 1) {
 			b2_msg m;
@@ -109,15 +174,10 @@ int b2_search_run(b2_search *s, int64_t root)
 			s->phase[p] += t[p + 1] - t[p];
 		if (global == 0)
 			break;
-		if (s->nlevels == s->cap_levels) {
-			int64_t *f = realloc(s->fsize, (size_t)s->cap_levels * 2 * 8);
-			if (!f)
-				die(b2_err(B2_EIO, "out of host memory for frontier sizes"));
-			s->fsize = f;
-			s->cap_levels *= 2;
-		}
-		s->fsize[s->nlevels++] = global;
+		note_level(s, global);
 	}
+	if (s->pull)
+		run_pull(s, blk);
 	/* deferred predecessors: owners learn the local column their sender saw
 	 * (in peer mode the backend reads them from the row peers itself) */
 	t[0] = b2_now();
@@ -157,5 +217,7 @@ void b2_search_free(b2_search *s)
 	free(s->use_bitmap);
 	free(s->cnt);
 	free(s->fsize);
+	free(s->allfront);
+	free(s->ncol);
 	memset(s, 0, sizeof *s);
 }

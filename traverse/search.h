@@ -26,12 +26,22 @@ typedef struct b2_search {
 	int64_t *fsize;    /* [cap_levels] global frontier size per level */
 	int64_t cap_levels;
 	int64_t bitmap_msgs, list_msgs;
+	/* pull mode (backend.h): frontier sizes of all ranks after a level
+	 * (world rank i*C + j) and of the column peers */
+	int pull;
+	int64_t *allfront, *ncol;
 } b2_search;
 
-/* Collective. Sets up communicators and exchanges; bk must exist. try_peer:
- * device-direct exchanges where the backend and the node allow (comm.h). */
+/* How far device-direct exchanges may go (--ipc): not at all, copies into
+ * the peers' receive areas (comm.h), or also pull mode (backend.h). */
+enum { B2_IPC_OFF = 0, B2_IPC_PUSH = 1, B2_IPC_AUTO = 2 };
+
+/* Collective. Sets up communicators and exchanges; bk must exist. ipc: a
+ * B2_IPC_ value, used where the backend and the node allow; gpus_shared:
+ * ranks share a GPU (no pull mode: its waits would spin against a peer
+ * that needs the same GPU). */
 int b2_search_init(b2_search *s, const b2_backend *be, void *bk, const b2_graph *g,
-                   int bitmap_mode, int try_peer);
+                   int bitmap_mode, int ipc, int gpus_shared);
 /* Collective: one search from global vertex root, timed as DESIGN says.
  * A failure inside a search aborts the job (peers would wait forever). */
 int b2_search_run(b2_search *s, int64_t root);
