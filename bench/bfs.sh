@@ -12,7 +12,7 @@
 #                         the big graphs last, so a time limit cuts the least.
 #                         PARTS (default "k weak one") picks the sections;
 #                         IPC_PUSH=0 / IPC_OFF=0 leave out the --ipc push /
-#                         --ipc off rows.
+#                         --ipc off rows; BITMAPS picks the bitmap modes.
 #   bench/bfs.sh cpu      this machine: the CPU backend at scale $SCALE (18) on
 #                         $NP (2) ranks, beside the Graph500 reference BFS when
 #                         G500_BFS=/path/to/graph500_reference_bfs is set.
@@ -104,7 +104,7 @@ gpu)
       n=$(( ${g%x*} * ${g#*x} )); [ "$n" -le "$NGPU" ] || continue
       s=$(( W + (n == 1 ? 0 : n == 2 ? 1 : 2) ))
       p=$(part "$s" $g)
-      for bm in auto on off; do
+      for bm in ${BITMAPS:-auto on off}; do
         [ $n = 1 ] && [ $bm != auto ] && continue
         bfs "weak-$g-s$s-$bm" $n "$p" --backend cuda --bitmap $bm
         [ $n = 1 ] || [ "${IPC_PUSH:-1}" = 0 ] ||

@@ -134,9 +134,10 @@ typedef struct b2_backend {
 	 * number of times, and start a level only when all finished the last.
 	 * pull_phases: device time of the last search's nlev levels in the
 	 * phases expand exchange, expansion, fold exchange, update (ph[0..3])
-	 * and in all of them (*span). */
+	 * and in all of them (*span); lv, when not NULL, gets the five per
+	 * level (lv[5*l + x]). */
 	int (*pull_level)(void *bk, int lvl, const int64_t *ncol, int64_t *front);
-	int (*pull_phases)(void *bk, int nlev, double *ph, double *span);
+	int (*pull_phases)(void *bk, int nlev, double *ph, double *span, double *lv);
 } b2_backend;
 
 enum { B2_DIR_EXPAND = 0, B2_DIR_FOLD = 1 };

@@ -66,6 +66,7 @@ static __device__ __forceinline__ void put_col(uint32_t *dst, uint64_t *deg,
  * thread visits all in k_update_words), and a number per bitmap: the offset
  * added to its indices (unpacking) or its sender's grid column (update). */
 enum { PULL_MAX = 32 }; /* grid sides up to this many ranks (pull mode) */
+enum { PULL_EV = 4, PULL_LEVELS = 4096 }; /* events per level; levels with a timed wait */
 struct Sources {
 	const uint32_t *bmp[PULL_MAX];
 	uint32_t tag[PULL_MAX];
@@ -113,11 +114,17 @@ __global__ void k_unpack(Sources src, int64_t nwords, uint32_t *__restrict__ dst
 		if (lane == 0)
 			base = atomicAdd(counter, total);
 		base = __shfl_sync(FULL, base, 0);
-		unsigned pos = base + incl - c;
-		while (word) {
-			int bit = __ffs(word) - 1;
-			word &= word - 1;
-			put_col(dst, deg, colptr, pos++, (uint32_t)(w * 32 + bit) + off);
+		const unsigned pos = base + incl - c;
+		/* the warp's non-empty words one after the other, a lane per bit:
+		 * consecutive lanes write consecutive positions (coalesced), and
+		 * the column degrees' loads of a word are issued together */
+		for (unsigned nz = __ballot_sync(FULL, word != 0); nz; nz &= nz - 1) {
+			const int src_lane = __ffs(nz) - 1;
+			const uint32_t wd = __shfl_sync(FULL, word, src_lane);
+			const unsigned p0 = __shfl_sync(FULL, pos, src_lane);
+			if (wd >> lane & 1)
+				put_col(dst, deg, colptr, p0 + __popc(wd & ((1u << lane) - 1)),
+				        (uint32_t)((wb + src_lane) * 32 + lane) + off);
 		}
 	}
 }
@@ -287,6 +294,67 @@ __global__ void __launch_bounds__(TPB) k_expand(ExpandArgs a)
 	}
 }
 
+/* ---- pull mode: GPUs of one node signal each other without the host ----
+ * A rank tells its row peers that its discovery bitmaps of a level are
+ * complete by storing the level's epoch into their flag words (release,
+ * system scope, after the expansion kernel has finished); a peer's wait
+ * kernel spins on its own flags (acquire) before the update reads those
+ * bitmaps in place. Epochs only grow, so flags are never reset. */
+struct FlagPtrs {
+	unsigned *to[PULL_MAX];
+};
+
+/* Pull mode's part in the update kernel: first wait for the row peers'
+ * flags (flags NULL: no wait) and time the wait into *wait_ns; count the
+ * new frontier (count NULL: not counted), the last block handing the total
+ * to the host through mapped memory and zeroing count and done for the
+ * next level; zero *reset (the next level's unpacking counter). */
+struct PullFold {
+	const unsigned *flags;
+	int n, self;
+	unsigned epoch;
+	unsigned long long *wait_ns;
+	unsigned *count, *done, *reset;
+	volatile unsigned *host_count;
+};
+
+__global__ void k_signal(FlagPtrs f, int n, unsigned epoch)
+{
+	const int t = threadIdx.x;
+	if (t < n && f.to[t]) {
+		__threadfence_system();
+		asm volatile("st.release.sys.global.u32 [%0], %1;" ::"l"(f.to[t]), "r"(epoch) : "memory");
+	}
+}
+
+static __device__ __forceinline__ uint64_t now_ns()
+{
+	uint64_t t;
+	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+	return t;
+}
+
+/* Thread t < n, t != self, waits until flags[t] >= epoch (wrap-around
+ * safe); the block waits for them. A peer that never signals (it died; MPI
+ * aborts the job) ends the wait with a trap after 60 s rather than a hang. */
+static __device__ void wait_flags(const unsigned *flags, int n, int self, unsigned epoch)
+{
+	const int t = threadIdx.x;
+	if (t < n && t != self) {
+		const uint64_t t0 = now_ns();
+		for (;;) {
+			unsigned v;
+			asm volatile("ld.acquire.sys.global.u32 %0, [%1];" : "=r"(v) : "l"(flags + t) : "memory");
+			if ((int)(v - epoch) >= 0)
+				break;
+			__nanosleep(32);
+			if (now_ns() - t0 > 60000000000ull)
+				__trap();
+		}
+	}
+	__syncthreads();
+}
+
 /* Frontier update (section 3.5): one thread per received vertex; the
  * predecessor is provisionally the sender's grid column; new vertices join
  * the own column's discovery bitmap (the next frontier). */
@@ -315,21 +383,26 @@ k_update(const uint32_t *__restrict__ list, int64_t n, uint32_t rowbase, uint32_
  * word's 32 vertices are tested and set in the visited bitmap by one or two
  * atomicOr (rowbase need not be a multiple of 32), not one per vertex; only
  * the new ones get a level and a provisional predecessor (the tag: the
- * sender's grid column). Thread x alone writes frontier word x here, so
- * with count set it also adds the word's final popcount: the new frontier's
- * size. reset, when set, is zeroed (the next level's unpacking counter). In
- * pull mode the bitmaps are the row peers' own: read uncached. */
+ * sender's grid column). Thread x alone writes frontier word x here, so it
+ * can also count the word's final bits: the new frontier's size. In pull
+ * mode the bitmaps are the row peers' own: read uncached. */
 __global__ void __launch_bounds__(TPB)
 k_update_words(Sources src, int nsrc, int64_t nwords, uint32_t rowbase, uint32_t *vis,
-               int32_t *level, uint32_t *pred, uint32_t *fbmp, int lvl, unsigned *count,
-               unsigned *reset)
+               int32_t *level, uint32_t *pred, uint32_t *fbmp, int lvl, PullFold pf)
 {
 	typedef cub::BlockReduce<unsigned, TPB> BR;
 	__shared__ typename BR::TempStorage tmp;
+	__shared__ bool last;
 	const unsigned sh = rowbase & 31;
 	unsigned total = 0;
-	if (reset && blockIdx.x == 0 && threadIdx.x == 0)
-		*reset = 0;
+	if (pf.flags) {
+		const uint64_t t0 = now_ns();
+		wait_flags(pf.flags, pf.n, pf.self, pf.epoch);
+		if (blockIdx.x == 0 && threadIdx.x == 0)
+			*pf.wait_ns = now_ns() - t0;
+	}
+	if (pf.reset && blockIdx.x == 0 && threadIdx.x == 0)
+		*pf.reset = 0;
 	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < nwords;
 	     x += (int64_t)gridDim.x * blockDim.x) {
 		uint32_t *v = vis + (rowbase >> 5) + x; /* rows rowbase + 32x + bit: bit sh + bit of v */
@@ -354,63 +427,30 @@ k_update_words(Sources src, int nsrc, int64_t nwords, uint32_t rowbase, uint32_t
 		}
 		if (fresh_all)
 			fbmp[x] |= fresh_all;
-		if (count)
+		if (pf.count)
 			total += __popc(fbmp[x]);
 	}
-	if (count) {
-		total = BR(tmp).Sum(total);
-		if (threadIdx.x == 0 && total)
-			atomicAdd(count, total);
-	}
-}
-
-/* ---- pull mode: GPUs of one node signal each other without the host ----
- * A rank tells its row peers that its discovery bitmaps of a level are
- * complete by storing the level's epoch into their flag words (release,
- * system scope, after the expansion kernel has finished); a peer's wait
- * kernel spins on its own flags (acquire) before the update reads those
- * bitmaps in place. Epochs only grow, so flags are never reset. */
-struct FlagPtrs {
-	unsigned *to[PULL_MAX];
-};
-
-__global__ void k_signal(FlagPtrs f, int n, unsigned epoch, unsigned *zero)
-{
-	const int t = threadIdx.x;
-	if (t == 0)
-		*zero = 0; /* the update's frontier counter, before the update runs */
-	if (t < n && f.to[t]) {
-		__threadfence_system();
-		asm volatile("st.release.sys.global.u32 [%0], %1;" ::"l"(f.to[t]), "r"(epoch) : "memory");
-	}
-}
-
-/* Waits until flags[t] >= epoch for every t != self (wrap-around safe).
- * A peer that never signals (it died; MPI aborts the job) ends the wait
- * with a trap after 60 s rather than a hang. */
-__global__ void k_wait(const unsigned *flags, int n, int self, unsigned epoch)
-{
-	const int t = threadIdx.x;
-	if (t >= n || t == self)
+	if (!pf.count)
 		return;
-	uint64_t t0, now;
-	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
-	for (;;) {
-		unsigned v;
-		asm volatile("ld.acquire.sys.global.u32 %0, [%1];" : "=r"(v) : "l"(flags + t) : "memory");
-		if ((int)(v - epoch) >= 0)
-			break;
-		__nanosleep(32);
-		asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
-		if (now - t0 > 60000000000ull)
-			__trap();
+	total = BR(tmp).Sum(total);
+	if (threadIdx.x == 0) {
+		if (total)
+			atomicAdd(pf.count, total);
+		__threadfence();
+		last = atomicAdd(pf.done, 1) == gridDim.x - 1;
+	}
+	__syncthreads();
+	if (last && threadIdx.x == 0) {
+		*pf.host_count = atomicExch(pf.count, 0);
+		*pf.done = 0;
 	}
 }
 
-/* Deferred predecessors into global ids: recv[s*b + k] is the local column
- * that sender s recorded for owned vertex k. */
+/* Deferred predecessors into global ids: recv[s*b + k] (or, recv NULL,
+ * peers.bmp[s][k]) is the local column that sender s recorded for owned
+ * vertex k. */
 __global__ void k_resolve(const int32_t *__restrict__ level, const uint32_t *__restrict__ pred,
-                          const uint32_t *__restrict__ recv, int64_t b, int64_t R, int64_t i,
+                          const uint32_t *recv, Sources peers, int64_t b, int64_t R, int64_t i,
                           int64_t j, int64_t *__restrict__ out)
 {
 	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < b;
@@ -425,7 +465,8 @@ __global__ void k_resolve(const int32_t *__restrict__ level, const uint32_t *__r
 			const uint32_t q = pred[j * b + x];
 			if (q & B2_PRED_REMOTE) {
 				const int64_t s = q & ~B2_PRED_REMOTE;
-				p = s * b * R + recv[s * b + x];
+				/* recv NULL: read in place from the row peer (CUDA IPC) */
+				p = s * b * R + (recv ? recv[s * b + x] : __ldcv(&peers.bmp[s][x]));
 			} else
 				p = j * b * R + q;
 		}
@@ -484,6 +525,8 @@ struct cu_bk {
 	unsigned epoch;
 	cudaEvent_t *ev;
 	int nev;
+	unsigned long long *wait_ns, *h_wait_ns; /* per level: the update's wait */
+	unsigned *h_hfront, *d_hfront; /* new frontier size: mapped pinned word */
 };
 
 /* Receive area: R expand slots, then C fold slots, slotw words each, then
@@ -546,11 +589,12 @@ static void cu_destroy(void *p)
 	cu_peer_open(k, B2_DIR_FOLD, 0, 0, NULL);
 	void *dev[] = {k->colptr, k->deg, k->cumul, k->rowidx, k->vis, k->pred, k->front, k->dst,
 	               k->bmp, k->af, k->in, k->level, k->tdeg, k->pred64, k->cnt, k->tmpcnt,
-	               k->dsum, k->cubtmp};
+	               k->dsum, k->cubtmp, k->wait_ns};
 	for (size_t x = 0; x < sizeof dev / sizeof dev[0]; x++)
 		if (dev[x])
 			cudaFree(dev[x]);
-	void *host[] = {k->h_front, k->h_dst, k->h_pred, k->h_recv, k->h_cnt, k->h_dsum};
+	void *host[] = {k->h_front, k->h_dst, k->h_pred, k->h_recv, k->h_cnt, k->h_dsum,
+	                k->h_wait_ns, k->h_hfront};
 	for (size_t x = 0; x < sizeof host / sizeof host[0]; x++)
 		cu_host_free(host[x]);
 	for (int e = 0; e < k->nev; e++)
@@ -650,7 +694,8 @@ static int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 	k->flags = k->in + flags_off(k);
 	DALLOC(k->pred64, (size_t)k->b * 8);
 	DALLOC(k->cnt, (size_t)g->C * 4);
-	DALLOC(k->tmpcnt, (size_t)(g->C + 2) * 4);
+	DALLOC(k->tmpcnt, (size_t)(g->C + 3) * 4);
+	DALLOC(k->wait_ns, (size_t)(PULL_LEVELS + 1) * 8);
 	DALLOC(k->dsum, 8);
 	DALLOC(k->cubtmp, k->cubbytes);
 	HALLOC(k->h_front, (size_t)k->slotw * 4);
@@ -659,10 +704,18 @@ static int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 	HALLOC(k->h_recv, (size_t)k->nr * 4);
 	HALLOC(k->h_cnt, (size_t)g->C * 4);
 	HALLOC(k->h_dsum, 8);
+	HALLOC(k->h_wait_ns, (size_t)PULL_LEVELS * 8);
+	if (cudaHostAlloc((void **)&k->h_hfront, 4, cudaHostAllocMapped) != cudaSuccess ||
+	    cudaHostGetDevicePointer((void **)&k->d_hfront, k->h_hfront, 0) != cudaSuccess) {
+		cudaGetLastError();
+		error = b2_err(B2_EIO_, "cannot map pinned host memory into GPU %d", o->device);
+		goto done;
+	}
 	if (cudaMemcpy(k->colptr, g->col_ptr, (size_t)(k->nc + 1) * 8, cudaMemcpyHostToDevice) != cudaSuccess ||
 	    cudaMemcpy(k->rowidx, g->row_idx, g->nnz * 4, cudaMemcpyHostToDevice) != cudaSuccess ||
 	    cudaMemcpy(k->tdeg, g->tdeg, (size_t)k->b * 8, cudaMemcpyHostToDevice) != cudaSuccess ||
 	    cudaMemset(k->flags, 0, (size_t)g->C * 4) != cudaSuccess ||
+	    cudaMemset(k->tmpcnt, 0, (size_t)(g->C + 3) * 4) != cudaSuccess ||
 	    cudaMemset(k->deg, 0, (size_t)(k->nc + 1) * 8) != cudaSuccess) {
 		error = b2_err(B2_EFAIL_, "cannot copy the graph to GPU %d", o->device);
 		goto done;
@@ -893,9 +946,11 @@ static int cu_update(void *p, int lvl, int64_t *front_out)
 			Sources one;
 			one.bmp[0] = m->data;
 			one.tag[0] = (uint32_t)s;
+			PullFold none;
+			memset(&none, 0, sizeof none);
 			k_update_words<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(
 				one, 1, k->bw, (uint32_t)(j * k->b), k->vis, k->level, k->pred, bmp_of(k, j), lvl,
-				NULL, NULL);
+				none);
 		} else
 			k_update<<<blocks_for(k, m->count), TPB, 0, k->st>>>(
 				m->data, m->count, (uint32_t)(j * k->b), (uint32_t)s, k->vis, k->level, k->pred,
@@ -934,19 +989,26 @@ static int cu_resolve(void *p, const uint32_t *recv)
 {
 	cu_bk *k = (cu_bk *)p;
 	const int j = k->g.j;
+	/* with CUDA IPC (and few enough row peers) only the entries needed are
+	 * read, in place; otherwise the arrays are copied first */
+	const int in_place = k->peer[B2_DIR_FOLD] && k->g.C <= PULL_MAX;
+	Sources peers;
+	memset(&peers, 0, sizeof peers);
 	for (int c = 0; c < k->g.C; c++) {
 		uint32_t *to = k->dst + (size_t)c * (size_t)k->b;
 		if (c == j)
 			continue;
-		if (k->peer[B2_DIR_FOLD])
+		if (in_place)
+			peers.bmp[c] = k->peer_pred[c] + (size_t)j * (size_t)k->b;
+		else if (k->peer[B2_DIR_FOLD])
 			CU(cudaMemcpyAsync(to, k->peer_pred[c] + (size_t)j * (size_t)k->b, (size_t)k->b * 4,
 			                   cudaMemcpyDefault, k->st));
 		else if (recv)
 			CU(cudaMemcpyAsync(to, recv + (size_t)c * (size_t)k->b, (size_t)k->b * 4,
 			                   cudaMemcpyHostToDevice, k->st));
 	}
-	k_resolve<<<blocks_for(k, k->b), TPB, 0, k->st>>>(k->level, k->pred, k->dst, k->b, k->g.R,
-	                                                  k->g.i, j, k->pred64);
+	k_resolve<<<blocks_for(k, k->b), TPB, 0, k->st>>>(k->level, k->pred, in_place ? NULL : k->dst,
+	                                                  peers, k->b, k->g.R, k->g.i, j, k->pred64);
 	CU_LAUNCHED();
 	CU(cudaStreamSynchronize(k->st));
 	return 0;
@@ -1068,10 +1130,10 @@ static int cu_peer_send(void *p, int dir, const b2_msg *out, int n, int me)
  * sizes) before any starts the next. Events time the phases. */
 static int pull_events(cu_bk *k, int lvl)
 {
-	int need = lvl * 5;
+	int need = lvl * PULL_EV;
 	if (need <= k->nev)
 		return 0;
-	int cap = need < 64 * 5 ? 64 * 5 : 2 * need;
+	int cap = need < 64 * PULL_EV ? 64 * PULL_EV : 2 * need;
 	cudaEvent_t *ev = (cudaEvent_t *)realloc(k->ev, (size_t)cap * sizeof *ev);
 	if (!ev)
 		return b2_err(B2_EIO_, "out of host memory for CUDA events");
@@ -1088,11 +1150,11 @@ static int cu_pull_level(void *p, int lvl, const int64_t *ncol, int64_t *front)
 	const int R = k->g.R, C = k->g.C, i = k->g.i, j = k->g.j, cur = lvl & 1, prev = cur ^ 1;
 	if ((error = pull_events(k, lvl)))
 		return error;
-	cudaEvent_t *ev = k->ev + (size_t)(lvl - 1) * 5;
+	cudaEvent_t *ev = k->ev + (size_t)(lvl - 1) * PULL_EV;
 	const unsigned epoch = ++k->epoch;
-	/* counters: frontier columns unpacked (zeroed by begin, then by each
-	 * level's update for the next), the new frontier (zeroed by k_signal) */
-	unsigned *afcnt = k->tmpcnt + C, *fcnt = k->tmpcnt + C + 1;
+	/* the columns unpacked are counted in afcnt (zeroed by begin, then by
+	 * each level's update for the next) */
+	unsigned *afcnt = k->tmpcnt + C;
 	CU(cudaEventRecord(ev[0], k->st));
 	/* expand exchange: the grid column's frontiers, read where they are */
 	Sources src;
@@ -1115,16 +1177,14 @@ static int cu_pull_level(void *p, int lvl, const int64_t *ncol, int64_t *front)
 	CU(cudaMemsetAsync(bmp_set(k, cur, 0), 0, bmp_off(k, 1, 0) * 4, k->st));
 	if ((error = expand_columns(k, n, lvl, cur)))
 		return error;
-	k_signal<<<1, PULL_MAX, 0, k->st>>>(k->sig, C > 1 ? C : 0, epoch, fcnt);
-	CU_LAUNCHED();
-	CU(cudaEventRecord(ev[2], k->st));
-	/* fold exchange: wait for the row peers' discovery bitmaps */
 	if (C > 1) {
-		k_wait<<<1, PULL_MAX, 0, k->st>>>(k->flags, C, j, epoch);
+		k_signal<<<1, PULL_MAX, 0, k->st>>>(k->sig, C, epoch);
 		CU_LAUNCHED();
 	}
-	CU(cudaEventRecord(ev[3], k->st));
-	/* update from them, in place, counting the new frontier */
+	CU(cudaEventRecord(ev[2], k->st));
+	/* fold exchange (the wait for the row peers) and update from their
+	 * discovery bitmaps, in place, in one kernel that also counts the new
+	 * frontier for the host */
 	nsrc = 0;
 	for (int c = 0; c < C; c++) {
 		if (c == j)
@@ -1132,33 +1192,54 @@ static int cu_pull_level(void *p, int lvl, const int64_t *ncol, int64_t *front)
 		src.bmp[nsrc] = k->peer_bmp[B2_DIR_FOLD][c] + bmp_off(k, cur, j);
 		src.tag[nsrc++] = (uint32_t)c;
 	}
+	PullFold pf;
+	pf.flags = C > 1 ? k->flags : NULL;
+	pf.n = C;
+	pf.self = j;
+	pf.epoch = epoch;
+	pf.wait_ns = k->wait_ns + (lvl <= PULL_LEVELS ? lvl - 1 : PULL_LEVELS);
+	pf.count = k->tmpcnt + C + 1;
+	pf.done = k->tmpcnt + C + 2;
+	pf.reset = afcnt;
+	pf.host_count = k->d_hfront;
 	k_update_words<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(
 		src, nsrc, k->bw, (uint32_t)(j * k->b), k->vis, k->level, k->pred, bmp_set(k, cur, j), lvl,
-		fcnt, afcnt);
+		pf);
 	CU_LAUNCHED();
-	CU(cudaMemcpyAsync(k->h_cnt + j, fcnt, 4, cudaMemcpyDeviceToHost, k->st));
-	CU(cudaEventRecord(ev[4], k->st));
+	CU(cudaEventRecord(ev[3], k->st));
 	CU(cudaStreamSynchronize(k->st));
-	*front = k->nfront = k->h_cnt[j];
+	*front = k->nfront = *(volatile unsigned *)k->h_hfront;
 	return 0;
 }
 
 /* Device time of the last search's nlev pull levels: ph[0..3] = expand
- * exchange, expansion, fold exchange (the wait), update; *span = all. */
-static int cu_pull_phases(void *p, int nlev, double *ph, double *span)
+ * exchange, expansion, fold exchange (the update kernel's wait), update;
+ * *span = all; per level (lv, 5 per level, when not NULL) the same four
+ * and the span. */
+static int cu_pull_phases(void *p, int nlev, double *ph, double *span, double *lv)
 {
 	cu_bk *k = (cu_bk *)p;
 	*span = 0;
 	for (int x = 0; x < 4; x++)
 		ph[x] = 0;
-	for (int l = 0; l < nlev && (l + 1) * 5 <= k->nev; l++) {
-		const cudaEvent_t *ev = k->ev + (size_t)l * 5;
-		for (int x = 0; x < 4; x++) {
-			float ms = 0;
-			CU(cudaEventElapsedTime(&ms, ev[x], ev[x + 1]));
-			ph[x] += ms * 1e-3;
-			*span += ms * 1e-3;
-		}
+	int nw = nlev < PULL_LEVELS ? nlev : PULL_LEVELS;
+	if (nw > 0)
+		CU(cudaMemcpy(k->h_wait_ns, k->wait_ns, (size_t)nw * 8, cudaMemcpyDeviceToHost));
+	for (int l = 0; l < nlev && (l + 1) * PULL_EV <= k->nev; l++) {
+		const cudaEvent_t *ev = k->ev + (size_t)l * PULL_EV;
+		float ms[3] = {0, 0, 0};
+		for (int x = 0; x < 3; x++)
+			CU(cudaEventElapsedTime(&ms[x], ev[x], ev[x + 1]));
+		double wait = l < nw && k->g.C > 1 ? k->h_wait_ns[l] * 1e-9 : 0;
+		double upd = ms[2] * 1e-3;
+		wait = wait < upd ? wait : upd;
+		double t[5] = {ms[0] * 1e-3, ms[1] * 1e-3, wait, upd - wait,
+		               (ms[0] + ms[1] + ms[2]) * 1e-3};
+		for (int x = 0; x < 4; x++)
+			ph[x] += t[x];
+		*span += t[4];
+		if (lv)
+			memcpy(lv + (size_t)l * 5, t, sizeof t);
 	}
 	return 0;
 }

@@ -5,6 +5,7 @@
  * The backend does the local work; this file only moves messages and times
  * the phases. With CUDA, what the host sees per level is messages and
  * counts, nothing else. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "b2.h"
@@ -47,6 +48,8 @@ int b2_search_init(b2_search *s, const b2_backend *be, void *bk, const b2_graph 
 	if (s->pull) {
 		B2_TRY(b2_calloc(&s->allfront, (size_t)g->R * (size_t)g->C, 8, "frontier sizes"));
 		B2_TRY(b2_calloc(&s->ncol, (size_t)g->R, 8, "frontier sizes"));
+		if (getenv("B2_TRACE_LEVELS"))
+			B2_TRY(b2_calloc(&s->trace, B2_TRACE_LEVELS * 6, sizeof(double), "level trace"));
 	}
 done:
 	return b2_agree(error, MPI_COMM_WORLD);
@@ -88,13 +91,13 @@ static void note_level(b2_search *s, int64_t global)
 static void run_pull(b2_search *s, int64_t root_block)
 {
 	const int R = s->R, C = s->C;
-	double wall = 0;
 	int lvl;
 	/* every rank's begin is done before a peer reads its frontier bitmap */
 	die(b2_mpi_ok(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier"));
 	memset(s->ncol, 0, (size_t)R * 8);
 	if (root_block / R == s->j)
 		s->ncol[root_block % R] = 1;
+	s->pull_wall = 0;
 	for (lvl = 1;; lvl++) {
 		int64_t nfront = 0, global = 0;
 		double t0 = b2_now();
@@ -105,7 +108,10 @@ static void run_pull(b2_search *s, int64_t root_block)
 		die(b2_mpi_ok(MPI_Allgather(&nfront, 1, MPI_INT64_T, s->allfront, 1, MPI_INT64_T,
 		                            MPI_COMM_WORLD),
 		              "MPI_Allgather (frontier sizes)"));
-		wall += b2_now() - t0;
+		double dt = b2_now() - t0;
+		s->pull_wall += dt;
+		if (s->trace && lvl <= B2_TRACE_LEVELS)
+			s->trace[(size_t)(lvl - 1) * 6 + 5] = dt;
 		for (int p = 0; p < R * C; p++)
 			global += s->allfront[p];
 		for (int p = 0; p < R; p++)
@@ -114,11 +120,26 @@ static void run_pull(b2_search *s, int64_t root_block)
 			break;
 		note_level(s, global);
 	}
-	double span = 0;
-	die(s->be->pull_phases(s->bk, lvl, s->phase, &span));
-	/* what the device did not spend in a phase: waiting for the level's end
-	 * and the allgather, the termination's part */
-	s->phase[4] = wall > span ? wall - span : 0;
+	s->pull_levels = lvl;
+}
+
+/* After the timed part: the device phases of pull mode; what the device did
+ * not spend in a phase (waiting for the level's end, the allgather) is the
+ * termination's part. B2_TRACE_LEVELS (environment) prints them per level
+ * on rank 0. */
+static void pull_phases(b2_search *s)
+{
+	double span = 0, lv[5 * B2_TRACE_LEVELS];
+	int n = (int)s->pull_levels;
+	die(s->be->pull_phases(s->bk, n, s->phase, &span, s->trace && n <= B2_TRACE_LEVELS ? lv : NULL));
+	s->phase[4] = s->pull_wall > span ? s->pull_wall - span : 0;
+	if (!s->trace || n > B2_TRACE_LEVELS || b2_rank != 0)
+		return;
+	for (int l = 0; l < n; l++)
+		fprintf(stderr, "level %2d  frontier %10lld  xexp %7.1f  exp %7.1f  xfold %7.1f  upd %7.1f  device %7.1f  host %7.1f us\n",
+		        l + 1, (long long)(l + 1 < s->nlevels ? s->fsize[l + 1] : 0), lv[5 * l] * 1e6,
+		        lv[5 * l + 1] * 1e6, lv[5 * l + 2] * 1e6, lv[5 * l + 3] * 1e6, lv[5 * l + 4] * 1e6,
+		        s->trace[6 * l + 5] * 1e6);
 }
 
 int b2_search_run(b2_search *s, int64_t root)
@@ -194,6 +215,8 @@ int b2_search_run(b2_search *s, int64_t root)
 	double mytime = t1 - t0;
 	die(b2_mpi_ok(MPI_Allreduce(&mytime, &s->time, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD),
 	              "MPI_Allreduce"));
+	if (s->pull)
+		pull_phases(s);
 	return 0;
 }
 
@@ -219,5 +242,6 @@ void b2_search_free(b2_search *s)
 	free(s->fsize);
 	free(s->allfront);
 	free(s->ncol);
+	free(s->trace);
 	memset(s, 0, sizeof *s);
 }

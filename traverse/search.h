@@ -30,7 +30,11 @@ typedef struct b2_search {
 	 * (world rank i*C + j) and of the column peers */
 	int pull;
 	int64_t *allfront, *ncol;
+	int64_t pull_levels; /* levels run by the last search, the empty last one too */
+	double pull_wall;    /* host time in them */
+	double *trace;       /* B2_TRACE_LEVELS set: per-level host time (slot 5 of 6) */
 } b2_search;
+enum { B2_TRACE_LEVELS = 64 };
 
 /* How far device-direct exchanges may go (--ipc): not at all, copies into
  * the peers' receive areas (comm.h), or also pull mode (backend.h). */
