@@ -157,6 +157,16 @@ if rep.check("edgeless graph runs", p.returncode == 0, p.stderr[-300:]):
     with h5py.File(out, "r") as f:
         rep.eq("edgeless graph: no roots", len(f["roots"][...]), 0)
 
+# ---- --ipc on the CPU backend: every mode accepted, messages go by MPI ------
+for ipc in ("auto", "push", "off"):
+    out = os.path.join(TMP, "ipc-%s.h5" % ipc)
+    p = bfs(4, partition(graphs[0], 2, 2), "--backend", "cpu", "-n", "2", "--ipc", ipc, "-o", out)
+    if rep.check("cpu --ipc %s runs" % ipc, p.returncode == 0, p.stderr[-300:]):
+        with h5py.File(out, "r") as f:
+            x = f.attrs["exchange"]
+            rep.eq("cpu --ipc %s: exchange" % ipc, x.decode() if isinstance(x, bytes) else x,
+                   "expand mpi, fold mpi")
+
 # ---- bad input: one clear message, the documented code, no output ----------
 g0 = graphs[0]
 bad_dir = os.path.join(TMP, "bad"); os.makedirs(bad_dir, exist_ok=True)

@@ -5,13 +5,16 @@
  * device; the host sees only message data and counts.
  *
  * Per level (search.c drives): gather the column's frontier into `af`
- * (own frontier + received lists/bitmaps), degrees -> exclusive scan (CUB),
- * expansion kernel (binary search once per thread for the base column,
- * K consecutive edges, interleaved independent loads, test-then-atomicOr on
- * the visited bitmap), discoveries set bits in one bitmap per destination
- * grid column (counted and, when small, turned into lists afterwards), then
- * the update kernel over what the fold brought. Messages go through pinned
- * host buffers and MPI, or GPU to GPU (CUDA IPC) between ranks of a node. */
+ * (own frontier + received lists/bitmaps) with the columns' degrees ->
+ * exclusive scan (CUB), expansion kernel (binary search once per thread for
+ * the base column, K consecutive edges, interleaved independent loads,
+ * test-then-atomicOr on the visited bitmap), discoveries set bits in one
+ * bitmap per destination grid column (counted and, when small, turned into
+ * lists afterwards), then the update kernel over what the fold brought.
+ * Messages go through pinned host buffers and MPI, or GPU to GPU (CUDA IPC)
+ * between ranks of a node: copied into the receiver's slots, or, in pull
+ * mode (cu_pull_level), read where they lie, the GPUs signalling each other
+ * through flags, so that a level needs the host only at its end. */
 #include <cuda_runtime.h>
 #include <cub/cub.cuh>
 #include <stdarg.h>
