@@ -142,6 +142,9 @@ typedef struct b2_backend {
 
 enum { B2_DIR_EXPAND = 0, B2_DIR_FOLD = 1 };
 #define B2_PEER_BLOB 256
+/* Pull mode works on grids whose sides have at most this many ranks (one
+ * kernel argument names every peer's bitmap). */
+#define B2_PULL_MAX 32
 
 extern const b2_backend b2_cpu_backend;
 #ifdef B2_HAVE_CUDA

@@ -68,7 +68,7 @@ static __device__ __forceinline__ void put_col(uint32_t *dst, uint64_t *deg,
 /* Bitmaps that one launch works on (blockIdx.y picks one in k_unpack; every
  * thread visits all in k_update_words), and a number per bitmap: the offset
  * added to its indices (unpacking) or its sender's grid column (update). */
-enum { PULL_MAX = 32 }; /* grid sides up to this many ranks (pull mode) */
+enum { PULL_MAX = B2_PULL_MAX };
 enum { PULL_EV = 4, PULL_LEVELS = 4096 }; /* events per level; levels with a timed wait */
 struct Sources {
 	const uint32_t *bmp[PULL_MAX];
@@ -1018,6 +1018,9 @@ static int cu_resolve(void *p, const uint32_t *recv)
 }
 
 /* ---- device-direct exchanges (CUDA IPC) ---------------------------------- */
+
+/* the receive area, the predecessors and the discovery bitmaps */
+static_assert(3 * sizeof(cudaIpcMemHandle_t) <= B2_PEER_BLOB, "IPC handles exceed B2_PEER_BLOB");
 
 static int cu_peer_export(void *p, void *blob)
 {

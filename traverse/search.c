@@ -42,7 +42,8 @@ int b2_search_init(b2_search *s, const b2_backend *be, void *bk, const b2_graph 
 	/* pull mode: every exchange device-direct, and decided by all ranks
 	 * together (their level loops must match) */
 	int pull = ipc == B2_IPC_AUTO && !gpus_shared && be->pull_level &&
-	           bitmap_mode != B2_BITMAP_OFF && g->R * g->C > 1 && g->C <= 32 &&
+	           bitmap_mode != B2_BITMAP_OFF && g->R * g->C > 1 &&
+	           g->R <= B2_PULL_MAX && g->C <= B2_PULL_MAX &&
 	           (g->R == 1 || s->expand.peer) && (g->C == 1 || s->fold.peer);
 	s->pull = !b2_agree(!pull, MPI_COMM_WORLD);
 	if (s->pull) {
