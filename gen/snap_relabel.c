@@ -689,10 +689,27 @@ done:
 	return error;
 }
 
+/* One pass of all ranks over the stored ends: grounds rounds of at most
+ * batch ends each (every rank runs them all, empty ones too, since a round
+ * is collective); an error of this rank alone, from marking, is returned
+ * once the rounds are done. */
+static int xch_pass(xch *X, owner *o, snap_store *st, uint64_t batch, int64_t grounds,
+                    int translate)
+{
+	int error = 0, local = 0;
+	cursor k = {st, 0, 0};
+	slice sl;
+	for (int64_t r = 0; r < grounds && !error; r++) {
+		next_slice(&k, batch, &sl);
+		error = xch_round(X, o, &sl, translate, &local);
+	}
+	return error ? error : local;
+}
+
 int snap_relabel(snap_relabel_out *out, snap_store *st, uint64_t total, uint64_t batch, int mode,
                  int id_cache, MPI_Comm comm)
 {
-	int error = 0, P = 1, me = 0, local = 0;
+	int error = 0, P = 1, me = 0;
 	owner o;
 	xch X;
 	uint64_t *spl = NULL;
@@ -770,15 +787,7 @@ int snap_relabel(snap_relabel_out *out, snap_store *st, uint64_t total, uint64_t
 		for (size_t c = 0; c < st->nch && !error; c++)
 			error = owner_mark(&o, (const uint64_t *)st->ch[c].a, 2 * st->ch[c].n);
 	} else {
-		cursor k = {st, 0, 0};
-		slice sl;
-		for (int64_t r = 0; r < grounds; r++) {
-			next_slice(&k, batch, &sl);
-			if ((error = xch_round(&X, &o, &sl, 0, &local)) != 0)
-				break;
-		}
-		if (!error)
-			error = local;
+		error = xch_pass(&X, &o, st, batch, grounds, 0);
 	}
 	B2_TRY(b2_agree(error, comm));
 	out->t_mark = b2_now() - t0;
@@ -810,13 +819,7 @@ int snap_relabel(snap_relabel_out *out, snap_store *st, uint64_t total, uint64_t
 					a[i] = owner_map(&o, a[i]);
 		}
 	} else {
-		cursor k = {st, 0, 0};
-		slice sl;
-		for (int64_t r = 0; r < grounds; r++) {
-			next_slice(&k, batch, &sl);
-			if ((error = xch_round(&X, &o, &sl, 1, &local)) != 0)
-				break;
-		}
+		error = xch_pass(&X, &o, st, batch, grounds, 1);
 	}
 	error = b2_agree(error, comm);
 	out->t_map = b2_now() - t0 - out->t_mark - out->t_exchange;
