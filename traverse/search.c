@@ -50,7 +50,7 @@ int b2_search_init(b2_search *s, const b2_backend *be, void *bk, const b2_graph 
 		B2_TRY(b2_calloc(&s->allfront, (size_t)g->R * (size_t)g->C, 8, "frontier sizes"));
 		B2_TRY(b2_calloc(&s->ncol, (size_t)g->R, 8, "frontier sizes"));
 		if (getenv("B2_TRACE_LEVELS"))
-			B2_TRY(b2_calloc(&s->trace, B2_TRACE_LEVELS * 6, sizeof(double), "level trace"));
+			B2_TRY(b2_calloc(&s->trace, B2_TRACE_LEVELS, sizeof(double), "level trace"));
 	}
 done:
 	return b2_agree(error, MPI_COMM_WORLD);
@@ -84,81 +84,15 @@ static void note_level(b2_search *s, int64_t global)
 	s->fsize[s->nlevels++] = global;
 }
 
-/* Pull mode: the backend runs each level on the device; the host's only
- * part is one allgather of the ranks' new frontier sizes, which ends the
- * level for everyone and gives the termination test and the column peers'
- * sizes for the next expansion. Every peer bitmap read counts as a bitmap
- * message. */
-static void run_pull(b2_search *s, int64_t root_block)
-{
-	const int R = s->R, C = s->C;
-	int lvl;
-	/* every rank's begin is done before a peer reads its frontier bitmap */
-	die(b2_mpi_ok(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier"));
-	memset(s->ncol, 0, (size_t)R * 8);
-	if (root_block / R == s->j)
-		s->ncol[root_block % R] = 1;
-	s->pull_wall = 0;
-	for (lvl = 1;; lvl++) {
-		int64_t nfront = 0, global = 0;
-		double t0 = b2_now();
-		die(s->be->pull_level(s->bk, lvl, s->ncol, &nfront));
-		for (int p = 0; p < R; p++)
-			s->bitmap_msgs += p != s->i && s->ncol[p] > 0;
-		s->bitmap_msgs += C - 1;
-		die(b2_mpi_ok(MPI_Allgather(&nfront, 1, MPI_INT64_T, s->allfront, 1, MPI_INT64_T,
-		                            MPI_COMM_WORLD),
-		              "MPI_Allgather (frontier sizes)"));
-		double dt = b2_now() - t0;
-		s->pull_wall += dt;
-		if (s->trace && lvl <= B2_TRACE_LEVELS)
-			s->trace[(size_t)(lvl - 1) * 6 + 5] = dt;
-		for (int p = 0; p < R * C; p++)
-			global += s->allfront[p];
-		for (int p = 0; p < R; p++)
-			s->ncol[p] = s->allfront[p * C + s->j];
-		if (global == 0)
-			break;
-		note_level(s, global);
-	}
-	s->pull_levels = lvl;
-}
-
-/* After the timed part: the device phases of pull mode; what the device did
- * not spend in a phase (waiting for the level's end, the allgather) is the
- * termination's part. B2_TRACE_LEVELS (environment) prints them per level
- * on rank 0. */
-static void pull_phases(b2_search *s)
-{
-	double span = 0, lv[5 * B2_TRACE_LEVELS];
-	int n = (int)s->pull_levels;
-	die(s->be->pull_phases(s->bk, n, s->phase, &span, s->trace && n <= B2_TRACE_LEVELS ? lv : NULL));
-	s->phase[4] = s->pull_wall > span ? s->pull_wall - span : 0;
-	if (!s->trace || n > B2_TRACE_LEVELS || b2_rank != 0)
-		return;
-	for (int l = 0; l < n; l++)
-		fprintf(stderr, "level %2d  frontier %10lld  xexp %7.1f  exp %7.1f  xfold %7.1f  upd %7.1f  device %7.1f  host %7.1f us\n",
-		        l + 1, (long long)(l + 1 < s->nlevels ? s->fsize[l + 1] : 0), lv[5 * l] * 1e6,
-		        lv[5 * l + 1] * 1e6, lv[5 * l + 2] * 1e6, lv[5 * l + 3] * 1e6, lv[5 * l + 4] * 1e6,
-		        s->trace[6 * l + 5] * 1e6);
-}
-
-int b2_search_run(b2_search *s, int64_t root)
+/* The levels with messages (MPI, or copies GPU to GPU), each phase timed on
+ * the host; nfront starts as 1 on the root's owner. */
+static void run_messages(b2_search *s, int mine)
 {
 	const b2_backend *be = s->be;
 	void *bk = s->bk;
-	int64_t blk = root / s->b;
-	int mine = blk % s->R == s->i && blk / s->R == s->j;
 	int64_t nfront = mine, global = 1;
-	double t[7];
-
-	memset(s->phase, 0, sizeof s->phase);
-	MPI_Barrier(MPI_COMM_WORLD);
-	double t0 = b2_now();
-	die(be->begin(bk, mine ? root - blk * s->b : -1));
-	s->fsize[0] = 1;
-	s->nlevels = 1;
-	for (int lvl = 1; !s->pull; lvl++) {
+	double t[6];
+	for (int lvl = 1;; lvl++) {
 		t[0] = b2_now();
 		if (s->R > 1) {
 			b2_msg m;
@@ -198,11 +132,87 @@ int b2_search_run(b2_search *s, int64_t root)
 			break;
 		note_level(s, global);
 	}
+}
+
+/* Pull mode: the backend runs each level on the device; the host's only
+ * part is one allgather of the ranks' new frontier sizes, which ends the
+ * level for everyone and gives the termination test and the column peers'
+ * sizes for the next expansion. Every peer bitmap read counts as a bitmap
+ * message. */
+static void run_pull(b2_search *s, int64_t root_block)
+{
+	const int R = s->R, C = s->C;
+	int lvl;
+	/* every rank's begin is done before a peer reads its frontier bitmap */
+	die(b2_mpi_ok(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier"));
+	memset(s->ncol, 0, (size_t)R * 8);
+	if (root_block / R == s->j)
+		s->ncol[root_block % R] = 1;
+	s->pull_wall = 0;
+	for (lvl = 1;; lvl++) {
+		int64_t nfront = 0, global = 0;
+		double t0 = b2_now();
+		die(s->be->pull_level(s->bk, lvl, s->ncol, &nfront));
+		for (int p = 0; p < R; p++)
+			s->bitmap_msgs += p != s->i && s->ncol[p] > 0;
+		s->bitmap_msgs += C - 1;
+		die(b2_mpi_ok(MPI_Allgather(&nfront, 1, MPI_INT64_T, s->allfront, 1, MPI_INT64_T,
+		                            MPI_COMM_WORLD),
+		              "MPI_Allgather (frontier sizes)"));
+		double dt = b2_now() - t0;
+		s->pull_wall += dt;
+		if (s->trace && lvl <= B2_TRACE_LEVELS)
+			s->trace[lvl - 1] = dt;
+		for (int p = 0; p < R * C; p++)
+			global += s->allfront[p];
+		for (int p = 0; p < R; p++)
+			s->ncol[p] = s->allfront[p * C + s->j];
+		if (global == 0)
+			break;
+		note_level(s, global);
+	}
+	s->pull_levels = lvl;
+}
+
+/* After the timed part: the device phases of pull mode; what the device did
+ * not spend in a phase (waiting for the level's end, the allgather) is the
+ * termination's part. B2_TRACE_LEVELS (environment) prints them per level
+ * on rank 0. */
+static void pull_phases(b2_search *s)
+{
+	double span = 0, lv[5 * B2_TRACE_LEVELS];
+	int n = (int)s->pull_levels;
+	die(s->be->pull_phases(s->bk, n, s->phase, &span, s->trace && n <= B2_TRACE_LEVELS ? lv : NULL));
+	s->phase[4] = s->pull_wall > span ? s->pull_wall - span : 0;
+	if (!s->trace || n > B2_TRACE_LEVELS || b2_rank != 0)
+		return;
+	for (int l = 0; l < n; l++)
+		fprintf(stderr, "level %2d  frontier %10lld  xexp %7.1f  exp %7.1f  xfold %7.1f  upd %7.1f  device %7.1f  host %7.1f us\n",
+		        l + 1, (long long)(l + 1 < s->nlevels ? s->fsize[l + 1] : 0), lv[5 * l] * 1e6,
+		        lv[5 * l + 1] * 1e6, lv[5 * l + 2] * 1e6, lv[5 * l + 3] * 1e6, lv[5 * l + 4] * 1e6,
+		        s->trace[l] * 1e6);
+}
+
+int b2_search_run(b2_search *s, int64_t root)
+{
+	const b2_backend *be = s->be;
+	void *bk = s->bk;
+	int64_t blk = root / s->b;
+	int mine = blk % s->R == s->i && blk / s->R == s->j;
+
+	memset(s->phase, 0, sizeof s->phase);
+	MPI_Barrier(MPI_COMM_WORLD);
+	double t0 = b2_now();
+	die(be->begin(bk, mine ? root - blk * s->b : -1));
+	s->fsize[0] = 1;
+	s->nlevels = 1;
 	if (s->pull)
 		run_pull(s, blk);
+	else
+		run_messages(s, mine);
 	/* deferred predecessors: owners learn the local column their sender saw
 	 * (in peer mode the backend reads them from the row peers itself) */
-	t[0] = b2_now();
+	double tr = b2_now();
 	uint32_t *send = NULL, *recv = NULL;
 	if (s->C > 1 && !s->fold.peer) {
 		die(be->resolve_bufs(bk, &send, &recv));
@@ -212,7 +222,7 @@ int b2_search_run(b2_search *s, int64_t root)
 	}
 	die(be->resolve(bk, recv));
 	double t1 = b2_now();
-	s->phase[5] = t1 - t[0];
+	s->phase[5] = t1 - tr;
 	double mytime = t1 - t0;
 	die(b2_mpi_ok(MPI_Allreduce(&mytime, &s->time, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD),
 	              "MPI_Allreduce"));

@@ -32,7 +32,7 @@ typedef struct b2_search {
 	int64_t *allfront, *ncol;
 	int64_t pull_levels; /* levels run by the last search, the empty last one too */
 	double pull_wall;    /* host time in them */
-	double *trace;       /* B2_TRACE_LEVELS set: per-level host time (slot 5 of 6) */
+	double *trace;       /* B2_TRACE_LEVELS set: host time per level */
 } b2_search;
 enum { B2_TRACE_LEVELS = 64 };
 
