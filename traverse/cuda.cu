@@ -65,11 +65,12 @@ static __device__ __forceinline__ void put_col(uint32_t *dst, uint64_t *deg,
 		deg[pos] = __ldg(&colptr[u + 1]) - __ldg(&colptr[u]);
 }
 
+enum { PULL_MAX = B2_PULL_MAX };
+enum { PULL_EV = 4, PULL_LEVELS = 4096 }; /* events per level; levels with a timed wait */
+
 /* Bitmaps that one launch works on (blockIdx.y picks one in k_unpack; every
  * thread visits all in k_update_words), and a number per bitmap: the offset
  * added to its indices (unpacking) or its sender's grid column (update). */
-enum { PULL_MAX = B2_PULL_MAX };
-enum { PULL_EV = 4, PULL_LEVELS = 4096 }; /* events per level; levels with a timed wait */
 struct Sources {
 	const uint32_t *bmp[PULL_MAX];
 	uint32_t tag[PULL_MAX];
@@ -300,9 +301,9 @@ __global__ void __launch_bounds__(TPB) k_expand(ExpandArgs a)
 /* ---- pull mode: GPUs of one node signal each other without the host ----
  * A rank tells its row peers that its discovery bitmaps of a level are
  * complete by storing the level's epoch into their flag words (release,
- * system scope, after the expansion kernel has finished); a peer's wait
- * kernel spins on its own flags (acquire) before the update reads those
- * bitmaps in place. Epochs only grow, so flags are never reset. */
+ * system scope, after the expansion kernel has finished); a peer's update
+ * kernel first spins on its own flags (acquire), then reads those bitmaps
+ * in place. Epochs only grow, so flags are never reset. */
 struct FlagPtrs {
 	unsigned *to[PULL_MAX];
 };
