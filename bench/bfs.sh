@@ -3,24 +3,35 @@
 #
 #   bench/bfs.sh gpu      on a GPU host (bench/gpu-check.sh runs it there):
 #                         one GPU at scales $SCALES (default "21 24 26"), 64 roots,
-#                         harmonic-mean TEPS and the phase breakdown;
+#                         harmonic-mean TEPS and the phase breakdown, for each
+#                         --direction in $DIRS (default "top-down auto"), with
+#                         the per-level table (direction, time, edges examined)
+#                         of the auto runs;
 #                         k = 1, 2, 4, 8 edges per thread at scales $KSCALES (21);
-#                         weak scaling 1x1 / 1x2 / 2x2 at $WEAK (21) + 0 / 1 / 2
+#                         weak scaling 1x1 / 1x2 / 2x1 / 2x2 at $WEAK (21) + 0 / 1 / 1 / 2
 #                         (as many GPUs as there are), bitmap on / off / auto,
 #                         exchanges by CUDA IPC pull mode (auto), CUDA IPC
 #                         copies (--ipc push) and MPI (--ipc off);
 #                         the big graphs last, so a time limit cuts the least.
-#                         PARTS (default "k weak one") picks the sections;
+#                         a 2D lattice and a long chain (PARTS "shapes"),
+#                         auto against top-down;
+#                         PARTS (default "k weak one shapes") picks the sections;
 #                         IPC_PUSH=0 / IPC_OFF=0 leave out the --ipc push /
 #                         --ipc off rows; BITMAPS picks the bitmap modes.
-#   bench/bfs.sh cpu      this machine: the CPU backend at scale $SCALE (18) on
-#                         $NP (2) ranks, beside the Graph500 reference BFS when
-#                         G500_BFS=/path/to/graph500_reference_bfs is set.
+#   bench/bfs.sh cpu      this machine: the CPU backend at scale $SCALE (18), as
+#                         1 rank x 2 threads and 2 ranks x 1 thread, top-down and
+#                         auto, beside gapbs (GAPBS_BFS=/path/to/gapbs/bfs: its
+#                         `bfs -g SCALE -k 16 -n 64` in the same run, its Graph500
+#                         rate = our mean nedge / its average time) and the
+#                         Graph500 reference BFS (G500_BFS=/path/to/graph500_reference_bfs);
+#                         each column skipped when its variable is unset; then the
+#                         lattice and the chain, auto against top-down.
 #
 # Environment: BIN (programs, default bin/), MPIEXEC (mpiexec), WORK (graphs and
 # results, default /tmp/b2bench), GEN_NP (ranks for rmat-gen), PART_NP (for
 # partition2d, default GEN_NP),
-# NROOTS (64), EF (16).
+# NROOTS (64), EF (16), REPS (1: runs of each row, one line each; report the median),
+# LEVELS (1: per-level tables of auto runs).
 set -euo pipefail
 mode=${1:-}
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -57,7 +68,7 @@ part() {
 }
 # summary LABEL BFS.h5: one line of results from a BFS file
 summary() {
-  python3 - "$1" "$2" <<'PY'
+  python3 - "$1" "$2" "${LEVELS:-1}" <<'PY'
 import sys, h5py, numpy as np
 label, path = sys.argv[1], sys.argv[2]
 with h5py.File(path, "r") as f:
@@ -66,28 +77,74 @@ with h5py.File(path, "r") as f:
     s = lambda k: a[k].decode() if isinstance(a[k], bytes) else a[k]
     hm = len(t) / np.sum(t / ne)
     lev = f["frontier_size"].shape[1]
-    print("%-28s %5s %-4s grid %dx%d  scale %s  roots %d  hmean %8.3f GTEPS  mean %.2f ms  "
-          "phases ms [xexp %.2f exp %.2f xfold %.2f upd %.2f term %.2f pred %.2f]  levels<=%d  "
-          "msgs bitmap/list %d/%d  load %.1f s  %s  [%s]"
-          % (label, s("backend"), s("bitmap"), a["grid_rows"], a["grid_cols"], a.get("scale", "?"),
-             len(t), hm * 1e-9, 1e3 * t.mean(), *(1e3 * ph.mean(axis=0)), lev - 1,
-             a["bitmap_messages"], a["list_messages"], a["load_time"], s("devices"),
-             s("exchange") if "exchange" in a else "-"))
+    ex = f["edges_examined"][...].sum(axis=1)
+    print("%-28s %5s %-4s %-9s grid %dx%d  scale %s  roots %d  hmean %8.3f GTEPS  mean %.3f ms  "
+          "phases ms [xexp %.3f exp %.3f xfold %.3f upd %.3f term %.3f pred %.3f]  levels<=%d  "
+          "examined/edge %.3f  msgs bitmap/list %d/%d  load %.1f s  %s  [%s]"
+          % (label, s("backend"), s("bitmap"), s("direction"), a["grid_rows"], a["grid_cols"],
+             a.get("scale", "?"), len(t), hm * 1e-9, 1e3 * t.mean(), *(1e3 * ph.mean(axis=0)),
+             lev, np.mean(ex / (2.0 * ne)), a["bitmap_messages"], a["list_messages"],
+             a["load_time"], s("devices"), s("exchange") if "exchange" in a else "-"))
+    if s("direction") == "auto" and sys.argv[3] == "1":
+        d, lt, e, fs = (f[k][...] for k in ("level_direction", "level_time", "edges_examined", "frontier_size"))
+        print("    step  dir  runs  frontier(mean)  median ms  edges examined(mean)")
+        for l in range(min(lev, 40)):
+            m = d[:, l] >= 0
+            if not m.any():
+                break
+            bu = (d[m, l] == 1).mean()
+            print("    %4d  %-3s  %4d  %14.0f  %9.4f  %20.0f" % (l, "BU" if bu == 1 else "TD" if bu == 0 else "mix",
+                  m.sum(), fs[m, l].mean(), 1e3 * np.median(lt[m, l]), e[m, l].mean()))
 PY
 }
 # bfs LABEL NP PART ARGS...
 bfs() {
   local label=$1 np=$2 p=$3; shift 3
-  local out=$WORK/bfs-$label.h5
-  mpi "$np" "$BIN/bfs-gpu" -q "$p" -n "$NROOTS" --keep-pred none "$@" -o "$out"
-  summary "$label" "$out"
+  local out=$WORK/bfs-$label.h5 r
+  for r in $(seq "${REPS:-1}"); do
+    mpi "$np" "$BIN/bfs-gpu" -q "$p" -n "$NROOTS" --keep-pred none "$@" -o "$out"
+    LEVELS=$([ "$r" = 1 ] && echo "${LEVELS:-1}" || echo 0) summary "$label" "$out"
+    rm -f "$out"
+  done
+}
+
+DIRS=${DIRS:-top-down auto}
+SHAPE_ROOTS=${SHAPE_ROOTS:-8}
+# shape_part lattice|chain RxC: a 1024 x 1024 grid graph or a path of 2^16
+# vertices (many levels, small frontiers), imported once
+shape_part() {
+  local e=$WORK/$1.h5 f=$WORK/$1.g$2.h5
+  if [ ! -e "$e" ]; then
+    python3 - "$1" "$WORK/$1.txt" <<'PY'
+import sys, numpy as np
+kind, out = sys.argv[1], sys.argv[2]
+if kind == "lattice":
+    n = 1024
+    v = np.arange(n * n).reshape(n, n)
+    e = np.concatenate([np.stack([v[:, :-1].ravel(), v[:, 1:].ravel()], 1),
+                        np.stack([v[:-1, :].ravel(), v[1:, :].ravel()], 1)])
+else:
+    n = 1 << 16
+    e = np.stack([np.arange(n - 1), np.arange(1, n)], 1)
+np.savetxt(out, e, fmt="%d", delimiter="\t")
+PY
+    "$BIN/snap-import" -q "$WORK/$1.txt" -o "$e" >&2
+  fi
+  [ -e "$f" ] || "$BIN/partition2d" -q --grid "$2" "$e" -o "$f" >&2
+  echo "$f"
+}
+# nedge_mean SCALE: our mean nedge over the roots at this scale (1x1 run)
+nedge_mean() {
+  local out=$WORK/nedge-s$1.h5
+  "$BIN/bfs-gpu" -q "$(part "$1" 1x1)" -n "$NROOTS" --keep-pred none --backend cpu -o "$out" >&2
+  python3 -c "import h5py, sys; print(h5py.File(sys.argv[1], 'r')['nedge'][...].mean())" "$out"
   rm -f "$out"
 }
 
 case $mode in
 gpu)
   NGPU=${NGPU:-$(nvidia-smi -L | wc -l)}
-  PARTS=${PARTS:-k weak one}
+  PARTS=${PARTS:-k weak one shapes}
   echo "# $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1), $NGPU GPU(s), $(nproc) cores"
   if [[ " $PARTS " == *" k "* ]]; then
     for ks in ${KSCALES:-21}; do
@@ -99,33 +156,63 @@ gpu)
   fi
   if [[ " $PARTS " == *" weak "* ]]; then
     W=${WEAK:-21}
-    echo "## weak scaling (scale +1 per doubling); bitmap on / off / auto; CUDA IPC / MPI"
-    for g in 1x1 1x2 2x2; do
+    echo "## weak scaling (scale +1 per doubling); directions $DIRS; bitmap ${BITMAPS:-auto on off}; CUDA IPC pull / copies / MPI"
+    for g in ${WEAK_GRIDS:-1x1 1x2 2x1 2x2}; do
       n=$(( ${g%x*} * ${g#*x} )); [ "$n" -le "$NGPU" ] || continue
       s=$(( W + (n == 1 ? 0 : n == 2 ? 1 : 2) ))
       p=$(part "$s" $g)
-      for bm in ${BITMAPS:-auto on off}; do
-        [ $n = 1 ] && [ $bm != auto ] && continue
-        bfs "weak-$g-s$s-$bm" $n "$p" --backend cuda --bitmap $bm
-        [ $n = 1 ] || [ "${IPC_PUSH:-1}" = 0 ] ||
-          bfs "weak-$g-s$s-$bm-push" $n "$p" --backend cuda --bitmap $bm --ipc push
-        [ $n = 1 ] || [ "${IPC_OFF:-1}" = 0 ] ||
-          bfs "weak-$g-s$s-$bm-mpi" $n "$p" --backend cuda --bitmap $bm --ipc off
+      for d in $DIRS; do
+        for bm in ${BITMAPS:-auto on off}; do
+          [ $n = 1 ] && [ $bm != auto ] && continue
+          bfs "weak-$g-s$s-$d-$bm" $n "$p" --backend cuda --bitmap $bm --direction $d
+          [ $n = 1 ] || [ "${IPC_PUSH:-1}" = 0 ] ||
+            bfs "weak-$g-s$s-$d-$bm-push" $n "$p" --backend cuda --bitmap $bm --ipc push --direction $d
+          [ $n = 1 ] || [ "${IPC_OFF:-1}" = 0 ] ||
+            bfs "weak-$g-s$s-$d-$bm-mpi" $n "$p" --backend cuda --bitmap $bm --ipc off --direction $d
+        done
       done
     done
   fi
   if [[ " $PARTS " == *" one "* ]]; then
-    echo "## one GPU, top-down, 64 roots"
+    echo "## one GPU, 64 roots, directions $DIRS"
     for s in ${SCALES:-21 24 26}; do
-      bfs "1gpu-s$s" 1 "$(part "$s" 1x1)" --backend cuda
+      for d in $DIRS; do
+        bfs "1gpu-s$s-$d" 1 "$(part "$s" 1x1)" --backend cuda --direction $d
+      done
+    done
+  fi
+  if [[ " $PARTS " == *" shapes "* ]]; then
+    echo "## high-diameter graphs, one GPU: auto against top-down"
+    for sh in lattice chain; do
+      p=$(shape_part $sh 1x1)
+      for d in top-down auto; do
+        NROOTS=$SHAPE_ROOTS bfs "1gpu-$sh-$d" 1 "$p" --backend cuda --direction $d
+      done
     done
   fi
   ;;
 cpu)
-  SCALE=${SCALE:-18}; NP=${NP:-2}
-  g=$([ "$NP" = 2 ] && echo 1x2 || echo ${NP}x1)
-  echo "# CPU backend against the Graph500 reference BFS, scale $SCALE, edgefactor $EF, $NP ranks, $(nproc) cores"
-  OMP_NUM_THREADS=${OMP_NUM_THREADS:-1} bfs "cpu-s$SCALE-$g" "$NP" "$(part "$SCALE" $g)" --backend cpu
+  SCALE=${SCALE:-18}
+  echo "# CPU backend against gapbs and the Graph500 reference BFS, scale $SCALE, edgefactor $EF, $(nproc) cores"
+  for d in $DIRS; do
+    OMP_NUM_THREADS=2 bfs "cpu-s$SCALE-1x1-2thr-$d" 1 "$(part "$SCALE" 1x1)" --backend cpu --direction $d
+    OMP_NUM_THREADS=1 bfs "cpu-s$SCALE-1x2-1thr-$d" 2 "$(part "$SCALE" 1x2)" --backend cpu --direction $d
+  done
+  if [ -n "${GAPBS_BFS:-}" ]; then
+    # gapbs generates its own Kronecker graph of the same scale and degree;
+    # its rate in Graph500 counting uses our mean nedge at this scale
+    for r in $(seq "${REPS:-1}"); do
+      OMP_NUM_THREADS=2 "$GAPBS_BFS" -g "$SCALE" -k "$EF" -n "$NROOTS" 2>&1 | grep -E '^Average Time' |
+        awk -v ne="$(nedge_mean "$SCALE")" '{printf "gapbs                        average %.3f ms  Graph500 rate %.3f GTEPS (our mean nedge %.0f / its average time)\n", $3 * 1e3, ne / $3 * 1e-9, ne}'
+    done
+  else
+    echo "gapbs: skipped (set GAPBS_BFS)"
+  fi
+  for sh in lattice chain; do
+    for d in top-down auto; do
+      OMP_NUM_THREADS=2 NROOTS=$SHAPE_ROOTS bfs "cpu-$sh-$d" 1 "$(shape_part $sh 1x1)" --backend cpu --direction $d
+    done
+  done
   if [ -n "${G500_BFS:-}" ]; then
     SKIP_VALIDATION=1 $MPIEXEC -n "$NP" "$G500_BFS" "$SCALE" "$EF" 2>&1 |
       grep -E 'bfs +(harmonic_mean_TEPS|mean_time|median_TEPS)' | sed 's/^/graph500-reference  /'

@@ -93,14 +93,46 @@ class Graph:
         i = np.minimum(np.searchsorted(self.keys, k), max(len(self.keys) - 1, 0))
         return (self.keys[i] == k) if len(self.keys) else np.zeros(len(k), bool)
 
-def check_bfs(rep, tag, g, path, nroots, seed=1):
+def check_directions(rep, tag, g, roots, fs, ldir, exam, direction):
+    """The per-level records of FORMATS.md: one direction per step (the steps
+    are as many as the non-empty frontiers, -1 after them); top-down steps
+    examine exactly the undirected degree of every vertex they expand, so a
+    search that is top-down throughout examines the degree sum of its
+    component; a bottom-up step examines at least one edge per vertex it
+    finds and at most every edge."""
+    deg = np.diff(g.ptr)
+    bad, why = 0, ""
+    for q, r in enumerate(roots):
+        ref = g.level(int(r))
+        nsteps = int(ref.max()) + 1
+        d, e = ldir[q], exam[q]
+        if not (np.all(np.isin(d[:nsteps], (0, 1))) and np.all(d[nsteps:] == -1) and not e[nsteps:].any()):
+            bad += 1; why = "root %d: directions %s" % (r, d); continue
+        if direction == "top-down" and d[:nsteps].any() or direction == "bottom-up" and not d[:nsteps].all():
+            bad += 1; why = "root %d: directions %s under --direction %s" % (r, d, direction); continue
+        for l in range(nsteps):
+            expanded = np.flatnonzero(ref == l)
+            found = int(fs[q][l + 1]) if l + 1 < len(fs[q]) else 0
+            if d[l] == 0 and e[l] != deg[expanded].sum():
+                bad += 1; why = "root %d step %d: top-down examined %d, the frontier's degree is %d" % (r, l, e[l], deg[expanded].sum()); break
+            if d[l] == 1 and not (found <= e[l] <= len(g.idx)):
+                bad += 1; why = "root %d step %d: bottom-up examined %d edges, found %d" % (r, l, e[l], found); break
+    rep.check(tag + " level directions and edges examined", bad == 0, why)
+
+def check_bfs(rep, tag, g, path, nroots, seed=1, direction=None):
     """Every assertion on one BFS file; returns {root: levels} of kept searches."""
     got = {}
     with h5py.File(path, "r") as f:
         roots, nedge, visited = f["roots"][...], f["nedge"][...], f["visited"][...]
         kept, pred, fs = f["kept"][...], f["pred"][...], f["frontier_size"][...]
         pt = f["phase_time"][...]
+        ldir, exam, lt = f["level_direction"][...], f["edges_examined"][...], f["level_time"][...]
+        rep.eq(tag + " level tables' shape", (ldir.shape, exam.shape, lt.shape), (fs.shape,) * 3)
+        if direction is not None:
+            a = f.attrs["direction"]
+            rep.eq(tag + " direction attribute", a.decode() if isinstance(a, bytes) else a, direction)
         rep.eq(tag + " format", f.attrs["format"].decode() if isinstance(f.attrs["format"], bytes) else f.attrs["format"], "bfs2d-bfs")
+    check_directions(rep, tag, g, roots, fs, ldir, exam, direction)
     rep.eq(tag + " roots follow the FORMATS rule", roots, np.array(expected_roots(g.tdeg, nroots, seed), dtype=np.int64))
     rep.check(tag + " roots are not isolated", bool(np.all(g.tdeg[roots] > 0)))
     rep.eq(tag + " phase_time shape", pt.shape, (len(roots), 6))

@@ -18,6 +18,7 @@ rep = Report()
 FULL = os.environ.get("B2_FULL", "0") == "1"
 ENV = dict(os.environ, OMP_NUM_THREADS="1")
 GRIDS = [(1, 1), (1, 2), (2, 1), (2, 2), (1, 3), (3, 1), (2, 3)]
+DIRECTIONS = ("auto", "top-down", "bottom-up")
 BIG = [(2, 2), (1, 3), (3, 1), (2, 3)]
 
 def bfs(np_, *args, env=ENV):
@@ -44,14 +45,14 @@ def partition(g, R, C, use_tool=False):
             partref.partition(g.path, R, C, out)
     return out
 
-def run_case(g, R, C, nroots=6, extra=(), use_tool=False, tag=None):
+def run_case(g, R, C, nroots=6, extra=(), use_tool=False, tag=None, direction="auto"):
     part = partition(g, R, C, use_tool)
     out = os.path.join(TMP, "bfs-%s-%dx%d.h5" % (g.name, R, C))
-    tag = tag or "%s %dx%d" % (g.name, R, C)
-    p = bfs(R * C, part, "-n", nroots, "--backend", "cpu", *extra, "-o", out)
+    tag = tag or "%s %dx%d %s" % (g.name, R, C, direction)
+    p = bfs(R * C, part, "-n", nroots, "--backend", "cpu", "--direction", direction, *extra, "-o", out)
     if not rep.check(tag + " runs", p.returncode == 0, "exit %d: %s" % (p.returncode, p.stderr[-500:])):
         return {}
-    got = check_bfs(rep, tag, g, out, nroots)
+    got = check_bfs(rep, tag, g, out, nroots, direction=direction)
     os.unlink(out)
     return got
 
@@ -105,18 +106,38 @@ for gi, g in enumerate(graphs):
     else:
         # every graph on 1x1 and one other grid, the grids rotating
         grids = [(1, 1), GRIDS[1 + gi % (len(GRIDS) - 1)]]
+    # every direction: the grids rotate over the graphs, so each direction
+    # meets every grid
     for R, C in grids:
-        run_case(g, R, C)
+        for d in DIRECTIONS:
+            run_case(g, R, C, direction=d)
 
-# ---- bitmap on / off / auto give identical levels --------------------------
-for g, grids in (("star", [(2, 2)]), ("rmat10" if SAN else "rmat12", [(2, 2)]), ("disconnected", [(2, 1)])):
+# ---- bitmap on / off / auto x every direction give identical levels --------
+for g, grids in (("star", [(2, 2)]), ("rmat10" if SAN else "rmat12", [(2, 2), (2, 3)]), ("disconnected", [(2, 1), (1, 3)])):
     g = [x for x in graphs if x.name == g][0]
     for R, C in grids:
         res = {}
-        for mode in ("on", "off", "auto"):
-            res[mode] = run_case(g, R, C, nroots=4, extra=("--bitmap", mode), tag="%s %dx%d bitmap %s" % (g.name, R, C, mode))
-        same = all(res[m].keys() == res["auto"].keys() and all(np.array_equal(res[m][r], res["auto"][r]) for r in res[m]) for m in res)
-        rep.check("%s %dx%d bitmap on/off/auto identical levels" % (g.name, R, C), same and len(res["auto"]) > 0)
+        for d in DIRECTIONS:
+            for mode in ("on", "off", "auto"):
+                res[d, mode] = run_case(g, R, C, nroots=4, extra=("--bitmap", mode), direction=d,
+                                        tag="%s %dx%d %s bitmap %s" % (g.name, R, C, d, mode))
+        ref = res["auto", "auto"]
+        same = all(res[m].keys() == ref.keys() and all(np.array_equal(res[m][r], ref[r]) for r in res[m]) for m in res)
+        rep.check("%s %dx%d every direction x bitmap on/off/auto: identical levels" % (g.name, R, C), same and len(ref) > 0)
+
+# ---- --alpha / --beta steer the direction rule ------------------------------
+g = [x for x in graphs if x.name == ("rmat10" if SAN else "rmat13")][0]
+for alpha, beta, want in ((1e-3, 18, "top-down only"), (1e6, 1e9, "bottom-up after level 1")):
+    out = os.path.join(TMP, "ab.h5")
+    p = bfs(2, partition(g, 1, 2), "-n", 3, "--backend", "cpu", "--alpha", alpha, "--beta", beta, "-o", out)
+    if rep.check("--alpha %g --beta %g runs" % (alpha, beta), p.returncode == 0, p.stderr[-300:]):
+        check_bfs(rep, "%s 1x2 alpha %g beta %g" % (g.name, alpha, beta), g, out, 3, direction="auto")
+        with h5py.File(out, "r") as f:
+            d, fs = f["level_direction"][...], f["frontier_size"][...]
+        steps = [row[:int((fs[q] > 0).sum())] for q, row in enumerate(d)]
+        ok = all(not s.any() for s in steps) if want == "top-down only" else all(s[0] == 0 and s[1:].all() for s in steps)
+        rep.check("--alpha %g --beta %g: %s" % (alpha, beta, want), ok, str(d))
+    os.unlink(out) if os.path.exists(out) else None
 
 # ---- OpenMP threads, k edges per thread, keep-pred, partition2d's files ---
 g = [x for x in graphs if x.name.startswith("rmat")][-1]
@@ -209,7 +230,8 @@ if p.returncode == 0:
         b = f.attrs["backend"]
         rep.eq("--backend auto picked", b.decode() if isinstance(b, bytes) else b, "cpu")
     os.unlink(target)
-for args in (["--bitmap", "maybe"], ["--edges-per-thread", "3"], ["--keep-pred", "some"], ["-n", "0"], ["--backend", "gpu"], ["--ipc", "on"]):
+for args in (["--bitmap", "maybe"], ["--edges-per-thread", "3"], ["--keep-pred", "some"], ["-n", "0"], ["--backend", "gpu"], ["--ipc", "on"],
+             ["--direction", "sideways"], ["--alpha", "0"], ["--beta", "x"]):
     expect("option " + " ".join(args), 2, 1, partition(g0, 1, 1), *args)
 expect("missing -o", 2, 1, partition(g0, 1, 1), "-o", target) if False else None
 p = bfs(1, partition(g0, 1, 1))

@@ -2,8 +2,9 @@
 serial BFS, on the grids the visible GPUs allow (1x1, 1x2, 2x1, 2x2, 1x3,
 3x1) and on 2x3 with GPUs shared (the warning checked): levels of every kept
 search equal, trees valid; bitmap on/off/auto, k = 1, 2, 4, 8 edges per
-thread, and the three exchange paths (CUDA IPC pull mode, CUDA IPC copies,
-MPI) give the same levels, with the `exchange` attribute naming the path; too little device memory (memory held by another process) exits 4
+thread, every --direction (auto, top-down, bottom-up) and the three exchange
+paths (CUDA IPC pull mode, CUDA IPC copies, MPI) crossed give the same
+levels, with the `exchange` attribute naming the path; too little device memory (memory held by another process) exits 4
 with what is needed and free, and leaves no output. Prints nothing and
 passes where no GPU is visible or CUDA was not built (CI); run on a GPU host
 by bench/gpu-check.sh. B2_GPU_SCALE (default 14) sets the R-MAT scale."""
@@ -75,7 +76,8 @@ def run(g, R, C, backend, *extra, nroots=8):
                 print("# %s: exchange %s" % (tag, attr(f, "exchange")))
     if R * C > ngpu and backend == "cuda":
         rep.check(tag + " warns that GPUs are shared", "share" in p.stderr and "GPU" in p.stderr, p.stderr[-300:])
-    return check_bfs(rep, tag, g, out, nroots)
+    opt = dict(zip(map(str, extra[::2]), map(str, extra[1::2])))
+    return check_bfs(rep, tag, g, out, nroots, direction=opt.get("--direction", "auto"))
 
 def same(tag, a, b):
     ok = len(a) > 0 and a.keys() == b.keys() and all(np.array_equal(a[r], b[r]) for r in a)
@@ -89,14 +91,19 @@ for g in graphs:
         cu = run(g, R, C, "cuda")
         cp = run(g, R, C, "cpu")
         same("%s %dx%d cuda levels == cpu levels" % (g.name, R, C), cu, cp)
+        for d in ("top-down", "bottom-up"):
+            same("%s %dx%d cuda --direction %s == cpu" % (g.name, R, C, d), run(g, R, C, "cuda", "--direction", d), cp)
         if R * C > 1:
             for ipc in ("push", "off"):
-                same("%s %dx%d cuda --ipc %s == auto" % (g.name, R, C, ipc), run(g, R, C, "cuda", "--ipc", ipc), cu)
+                for d in ("auto", "top-down", "bottom-up"):
+                    same("%s %dx%d cuda --ipc %s --direction %s == cpu" % (g.name, R, C, ipc, d),
+                         run(g, R, C, "cuda", "--ipc", ipc, "--direction", d), cp)
         if R * C == min(4, ngpu) and R * C > 1:
             for m in ("on", "off"):
                 for ipc in ("auto", "push", "off"):
-                    same("%s %dx%d cuda --bitmap %s --ipc %s == auto" % (g.name, R, C, m, ipc),
-                         run(g, R, C, "cuda", "--bitmap", m, "--ipc", ipc), cu)
+                    for d in ("auto", "bottom-up"):
+                        same("%s %dx%d cuda --bitmap %s --ipc %s --direction %s == cpu" % (g.name, R, C, m, ipc, d),
+                             run(g, R, C, "cuda", "--bitmap", m, "--ipc", ipc, "--direction", d), cp)
     for k in (1, 2, 8):
         same("%s 1x1 cuda k=%d == k=4" % (g.name, k), run(g, 1, 1, "cuda", "--edges-per-thread", k), run(g, 1, 1, "cuda"))
 

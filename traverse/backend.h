@@ -12,8 +12,12 @@
  * the sender's block for expand): 32-bit words, or a bitmap of b bits when
  * that is smaller (section 5 of the paper).
  *
- * The expansion is one strategy (top-down, one thread per frontier edge);
- * another (bottom-up) would be another `expand` behind the same calls. */
+ * A level's local step runs in one of two directions (Beamer et al.):
+ * top-down, one thread per frontier edge (the paper's expansion), or
+ * bottom-up, where every unvisited local row looks among its neighbours in
+ * the rank's column block for one in the frontier (a row-major copy of the
+ * block, built at create when bottom-up levels may run). Both write the same
+ * discoveries, so the fold and the update do not care which ran. */
 #ifndef B2_TRAVERSE_BACKEND_H
 #define B2_TRAVERSE_BACKEND_H
 
@@ -66,7 +70,15 @@ static inline void b2_geometry(const b2_graph *g, int64_t *b, int64_t *bw, int64
 	*slotw = b2_msg_words(g->b);
 }
 
+/* What an update tells the level loop (summed over ranks there). */
+typedef struct b2_level_stats {
+	int64_t front, degree, examined;
+} b2_level_stats;
+
+enum { B2_TOP_DOWN = 0, B2_BOTTOM_UP = 1 };
+
 typedef struct b2_bkopts {
+	int bottom_up;        /* bottom-up levels may run: build the local CSR */
 	int edges_per_thread; /* 1, 2, 4 or 8 (CUDA; the CPU backend ignores it) */
 	int pack_front;       /* also build the frontier as a bitmap (expand messages) */
 	int pack_fold;        /* also build the outgoing fold lists as bitmaps */
@@ -91,16 +103,32 @@ typedef struct b2_backend {
 	int (*front_msg)(void *bk, int bitmap, b2_msg *out);
 	/* Makes received messages (slot s = sender's grid row for expand, grid
 	 * column for fold; slot `self` ignored) available to expand/update.
-	 * dir: B2_DIR_EXPAND or B2_DIR_FOLD. */
+	 * dir: B2_DIR_EXPAND or B2_DIR_FOLD. In pull mode the data pointers are
+	 * NULL and only the counts are given: the backend reads the peers'
+	 * bitmaps in place. */
 	int (*stage_in)(void *bk, int dir, const b2_msg *in, int nslots, int self);
-	/* Frontier expansion of level lvl over own frontier + staged expand
-	 * messages; cnt[c] = vertices discovered for grid column c (cnt[j]: the
-	 * new own frontier so far). */
-	int (*expand)(void *bk, int lvl, int64_t *cnt);
+	/* Bottom-up levels need the visited state of every local row, which the
+	 * rows' owners (the grid-row peers) hold. Through MPI: *send = this
+	 * rank's own block of the visited bitmap (bmp_words(b) words), *recv =
+	 * room for C of them; the caller allgathers along the grid row, then
+	 * visited_in merges them. With device-direct exchanges along the grid
+	 * row the backend reads the peers' blocks itself (visited_in(NULL)). */
+	int (*visited_bufs)(void *bk, uint32_t **send, uint32_t **recv);
+	int (*visited_in)(void *bk, const uint32_t *recv);
+	/* The local step of level lvl in direction `dir` (B2_TOP_DOWN or
+	 * B2_BOTTOM_UP) over the own frontier and the staged expand messages;
+	 * cnt[c] = vertices discovered for grid column c (cnt[j]: the new own
+	 * frontier so far); *examined = edges looked at. In pull mode nothing
+	 * is returned (cnt and *examined come with the update) and nothing waits:
+	 * the row peers are signalled on the device when the step is done. */
+	int (*expand)(void *bk, int lvl, int dir, int64_t *cnt, int64_t *examined);
 	/* Outgoing fold messages for every c != j (use_bitmap[c] picks the form). */
 	int (*fold_msgs)(void *bk, const int *use_bitmap, b2_msg *out);
-	/* Frontier update over the staged fold messages; *front = new frontier size. */
-	int (*update)(void *bk, int lvl, int64_t *front);
+	/* Frontier update over the staged fold messages; st->front = new
+	 * frontier size, st->degree = the sum of its tuple degrees (the
+	 * direction heuristic's edge count), st->examined = the level's edges
+	 * looked at when the step could not say (pull mode), else untouched. */
+	int (*update)(void *bk, int lvl, b2_level_stats *st);
 	/* Deferred predecessors: *send = the local-row predecessor words
 	 * (C blocks of b) to exchange along the grid row, *recv a buffer of the
 	 * same size; then resolve() turns them into global ids. */
@@ -124,19 +152,17 @@ typedef struct b2_backend {
 	int (*peer_export)(void *bk, void *blob);
 	int (*peer_open)(void *bk, int dir, int n, int me, const void *blobs);
 	int (*peer_send)(void *bk, int dir, const b2_msg *out, int n, int me);
-	/* Optional, pull mode (search.c decides: every exchange open as above,
-	 * bitmaps allowed, GPUs not shared): one whole level with the host out
-	 * of the loop until its end. The expansion reads the column peers'
-	 * frontier bitmaps in place (ncol[s]: frontier size of column peer s,
-	 * from the last level), the update reads the row peers' discovery
-	 * bitmaps in place after the peers have signalled on the device;
-	 * *front = the new frontier size. Every rank must call it the same
-	 * number of times, and start a level only when all finished the last.
+	/* Optional, pull mode (the search decides: every exchange open as above,
+	 * bitmaps allowed, GPUs not shared): pull_mode(bk, 1) switches
+	 * stage_in / expand / update to reading the peers' bitmaps in place,
+	 * with device-side signals between expansion and update, so that the
+	 * host waits once per level, in update. Every rank must run the same
+	 * levels and start a level only when all finished the last.
 	 * pull_phases: device time of the last search's nlev levels in the
-	 * phases expand exchange, expansion, fold exchange, update (ph[0..3])
+	 * phases expand exchange, expansion, fold exchange, update (ph[0..3]),
 	 * and in all of them (*span); lv, when not NULL, gets the five per
 	 * level (lv[5*l + x]). */
-	int (*pull_level)(void *bk, int lvl, const int64_t *ncol, int64_t *front);
+	int (*pull_mode)(void *bk, int on);
 	int (*pull_phases)(void *bk, int nlev, double *ph, double *span, double *lv);
 } b2_backend;
 

@@ -1,7 +1,10 @@
 /* cpu.c — the OpenMP backend: the same algorithm, arrays and messages as the
  * CUDA backend (cuda.cu), with loops in place of kernels, so that the whole
- * pipeline runs and is tested on machines without a GPU. The visited bitmap
- * is tested, then set with an atomic or: the first setter wins. */
+ * pipeline runs and is tested on machines without a GPU. Top-down, the
+ * visited bitmap is tested, then set with an atomic or: the first setter
+ * wins. Bottom-up, each word of the visited bitmap (32 local rows) belongs
+ * to one thread, which scans its unvisited rows' neighbours in the local
+ * CSR for one in the column frontier bitmap. */
 #include <stdlib.h>
 #include <string.h>
 #include "b2.h"
@@ -24,6 +27,12 @@ typedef struct cpu_bk {
 	int64_t *pred64;    /* [b] */
 	b2_msg *in;         /* staged messages, [max(R,C)] */
 	int nin, self;
+	/* bottom-up: the local block row-major, the column frontier as a
+	 * bitmap over local columns, the owners' visited blocks */
+	uint64_t *row_ptr;  /* [nr + 1] */
+	uint32_t *col_idx;  /* [nnz] local columns, ascending per row */
+	uint32_t *fcol;     /* [nc/32] */
+	uint32_t *vsend, *vrecv; /* [bw], [C][bw] */
 } cpu_bk;
 
 static int cpu_host_alloc(void *out, size_t bytes, const char *what)
@@ -39,7 +48,31 @@ static void cpu_destroy(void *p)
 		return;
 	free(k->vis); free(k->level); free(k->pred); free(k->front); free(k->dst);
 	free(k->bmp); free(k->cnt); free(k->allfront); free(k->colmask); free(k->pred64); free(k->in);
+	free(k->row_ptr); free(k->col_idx); free(k->fcol); free(k->vsend); free(k->vrecv);
 	free(k);
+}
+
+/* The local block row-major (CSR) from the CSC: a counting sort by row,
+ * filled column by column so that each row's columns come out ascending. */
+static int build_csr(cpu_bk *k)
+{
+	int error = 0;
+	const b2_graph *g = &k->g;
+	B2_TRY(b2_calloc(&k->row_ptr, (size_t)k->nr + 1, 8, "bottom-up rows (CSR)"));
+	B2_TRY(b2_alloc(&k->col_idx, (size_t)g->nnz * 4, "bottom-up rows (CSR)"));
+	for (uint64_t e = 0; e < g->nnz; e++)
+		k->row_ptr[g->row_idx[e] + 1]++;
+	for (int64_t r = 0; r < k->nr; r++)
+		k->row_ptr[r + 1] += k->row_ptr[r];
+	uint64_t *fill = NULL;
+	B2_TRY(b2_alloc(&fill, (size_t)k->nr * 8, "bottom-up rows (CSR)"));
+	memcpy(fill, k->row_ptr, (size_t)k->nr * 8);
+	for (int64_t u = 0; u < k->nc; u++)
+		for (uint64_t e = g->col_ptr[u]; e < g->col_ptr[u + 1]; e++)
+			k->col_idx[fill[g->row_idx[e]]++] = (uint32_t)u;
+	free(fill);
+done:
+	return error;
 }
 
 static int cpu_create(void **out, const b2_graph *g, const b2_bkopts *o)
@@ -62,6 +95,12 @@ static int cpu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 	B2_TRY(b2_calloc(&k->colmask, (size_t)b2_bmp_words(k->nc), 4, "expanded frontier"));
 	B2_TRY(b2_calloc(&k->pred64, (size_t)k->b, 8, "predecessors"));
 	B2_TRY(b2_calloc(&k->in, (size_t)nslots, sizeof *k->in, "messages"));
+	if (o->bottom_up) {
+		B2_TRY(build_csr(k));
+		B2_TRY(b2_calloc(&k->fcol, (size_t)b2_bmp_words(k->nc), 4, "column frontier"));
+		B2_TRY(b2_calloc(&k->vsend, (size_t)k->bw, 4, "visited blocks"));
+		B2_TRY(b2_calloc(&k->vrecv, (size_t)g->C * (size_t)k->bw, 4, "visited blocks"));
+	}
 	*out = k;
 	k = NULL;
 done:
@@ -167,10 +206,67 @@ static void discover(uint32_t r, uint32_t u, int lvl, int j, int64_t b, int64_t 
 		                  __ATOMIC_RELAXED);
 }
 
-static int cpu_expand(void *p, int lvl, int64_t *cnt_out)
+/* dst's bits [at, at + 32*nw) |= the nw words of src (at need not be a
+ * multiple of 32; the bits past src's block must be 0). */
+static void or_shifted(uint32_t *dst, const uint32_t *src, int64_t nw, int64_t at)
+{
+	const int sh = (int)(at & 31);
+	uint32_t *d = dst + (at >> 5);
+	for (int64_t x = 0; x < nw; x++) {
+		uint32_t w = src[x];
+		if (!w)
+			continue;
+		d[x] |= w << sh;
+		/* only real bits cross into the next word: none past dst's end */
+		if (sh && w >> (32 - sh))
+			d[x + 1] |= w >> (32 - sh);
+	}
+}
+
+/* Bits [at, at + n) of src (srcw words) into dst[0 ..): the inverse of
+ * or_shifted. */
+static void get_shifted(uint32_t *dst, const uint32_t *src, int64_t srcw, int64_t n, int64_t at)
+{
+	const int sh = (int)(at & 31);
+	const int64_t nw = b2_bmp_words(n), w0 = at >> 5;
+	for (int64_t x = 0; x < nw; x++) {
+		uint32_t hi = sh && w0 + x + 1 < srcw ? src[w0 + x + 1] << (32 - sh) : 0;
+		dst[x] = (src[w0 + x] >> sh) | hi;
+	}
+	if (n & 31)
+		dst[nw - 1] &= (1u << (n & 31)) - 1;
+}
+
+static int cpu_visited_bufs(void *p, uint32_t **send, uint32_t **recv)
 {
 	cpu_bk *k = p;
-	const int C = k->g.C, j = k->g.j;
+	get_shifted(k->vsend, k->vis, b2_bmp_words(k->nr), k->b, (int64_t)k->g.j * k->b);
+	*send = k->vsend;
+	*recv = k->vrecv;
+	return 0;
+}
+
+static int cpu_visited_in(void *p, const uint32_t *recv)
+{
+	cpu_bk *k = p;
+	for (int c = 0; c < k->g.C; c++)
+		if (c != k->g.j)
+			or_shifted(k->vis, recv + (size_t)c * (size_t)k->bw, k->bw, (int64_t)c * k->b);
+	return 0;
+}
+
+/* Clears the level's discovery bitmaps (the frontier's and the fold's). */
+static void clear_discoveries(cpu_bk *k)
+{
+	memset(k->cnt, 0, (size_t)k->g.C * 8);
+	for (int c = 0; c < k->g.C; c++)
+		if (c == k->g.j ? k->o.pack_front : k->o.pack_fold)
+			memset(k->bmp + (size_t)c * (size_t)(k->bw + 1), 0, (size_t)k->bw * 4);
+}
+
+static int64_t top_down(cpu_bk *k, int lvl)
+{
+	const int j = k->g.j;
 	const int64_t b = k->b, bw = k->bw;
 	/* gather the column's frontier: own vertices first, then the peers' */
 	int64_t n = unpack(k->allfront, &(b2_msg){k->front, k->nfront, 0}, bw,
@@ -189,22 +285,20 @@ static int cpu_expand(void *p, int lvl, int64_t *cnt_out)
 			for (uint32_t word = k->colmask[w]; word; word &= word - 1)
 				k->allfront[m++] = (uint32_t)(w * 32 + __builtin_ctz(word));
 	}
-	memset(k->cnt, 0, (size_t)C * 8);
-	for (int c = 0; c < C; c++)
-		if (c == j ? k->o.pack_front : k->o.pack_fold)
-			memset(k->bmp + (size_t)c * (size_t)(bw + 1), 0, (size_t)bw * 4);
+	clear_discoveries(k);
 	const uint64_t *restrict col_ptr = k->g.col_ptr;
 	const uint32_t *restrict row_idx = k->g.row_idx;
 	const uint32_t *restrict allfront = k->allfront;
 	uint32_t *vis = k->vis, *pred = k->pred, *front = k->front, *dst = k->dst, *bmp = k->bmp;
 	int32_t *level = k->level;
-	int64_t *cnt = k->cnt;
+	int64_t *cnt = k->cnt, examined = 0;
 	const int64_t cap = k->o.fold_cap;
 	const int pack_front = k->o.pack_front, pack_fold = k->o.pack_fold;
-#pragma omp parallel for schedule(dynamic, 64)
+#pragma omp parallel for schedule(dynamic, 64) reduction(+ : examined)
 	for (int64_t x = 0; x < n; x++) {
 		const uint32_t u = allfront[x];
 		const uint64_t end = col_ptr[u + 1];
+		examined += (int64_t)(end - col_ptr[u]);
 		for (uint64_t e = col_ptr[u]; e < end; e++) {
 			const uint32_t r = row_idx[e];
 			/* test first: most edges lead to visited rows */
@@ -216,8 +310,76 @@ static int cpu_expand(void *p, int lvl, int64_t *cnt_out)
 			         bmp, cnt);
 		}
 	}
-	k->nfront = cnt[j];
-	memcpy(cnt_out, cnt, (size_t)C * 8);
+	return examined;
+}
+
+/* Beamer's bottom-up step in the 2D block: the column frontier becomes a
+ * bitmap over local columns; a thread owns a word of the visited bitmap, so
+ * it sets the word's new bits without an atomic. */
+static int64_t bottom_up(cpu_bk *k, int lvl)
+{
+	const int j = k->g.j;
+	const int64_t b = k->b, bw = k->bw, nr = k->nr;
+	uint32_t *restrict fcol = k->fcol;
+	memset(fcol, 0, (size_t)b2_bmp_words(k->nc) * 4);
+	for (int64_t x = 0; x < k->nfront; x++) {
+		uint32_t u = (uint32_t)(k->g.i * b) + k->front[x];
+		fcol[u >> 5] |= 1u << (u & 31);
+	}
+	for (int s = 0; s < k->nin; s++) {
+		const b2_msg *m = &k->in[s];
+		if (s == k->self || m->count == 0)
+			continue;
+		if (m->bitmap)
+			or_shifted(fcol, m->data, bw, (int64_t)s * b);
+		else
+			for (int64_t x = 0; x < m->count; x++) {
+				uint32_t u = (uint32_t)(s * b) + m->data[x];
+				fcol[u >> 5] |= 1u << (u & 31);
+			}
+	}
+	clear_discoveries(k);
+	const uint64_t *restrict row_ptr = k->row_ptr;
+	const uint32_t *restrict col_idx = k->col_idx;
+	uint32_t *vis = k->vis, *pred = k->pred, *front = k->front, *dst = k->dst, *bmp = k->bmp;
+	int32_t *level = k->level;
+	int64_t *cnt = k->cnt, examined = 0;
+	const int64_t cap = k->o.fold_cap, nw = b2_bmp_words(nr);
+	const int pack_front = k->o.pack_front, pack_fold = k->o.pack_fold;
+#pragma omp parallel for schedule(dynamic, 256) reduction(+ : examined)
+	for (int64_t w = 0; w < nw; w++) {
+		uint32_t todo = ~vis[w], found = 0;
+		if (w == nw - 1 && (nr & 31))
+			todo &= (1u << (nr & 31)) - 1;
+		for (; todo; todo &= todo - 1) {
+			const int bit = __builtin_ctz(todo);
+			const uint32_t r = (uint32_t)(w * 32 + bit);
+			const uint64_t end = row_ptr[r + 1];
+			for (uint64_t e = row_ptr[r]; e < end; e++) {
+				const uint32_t u = col_idx[e];
+				if (fcol[u >> 5] & (1u << (u & 31))) {
+					examined += (int64_t)(e - row_ptr[r] + 1);
+					found |= 1u << bit;
+					discover(r, u, lvl, j, b, bw, cap, pack_front, pack_fold, pred, level, front,
+					         dst, bmp, cnt);
+					goto next;
+				}
+			}
+			examined += (int64_t)(end - row_ptr[r]);
+		next:;
+		}
+		if (found)
+			vis[w] |= found;
+	}
+	return examined;
+}
+
+static int cpu_expand(void *p, int lvl, int dir, int64_t *cnt_out, int64_t *examined)
+{
+	cpu_bk *k = p;
+	*examined = dir == B2_BOTTOM_UP ? bottom_up(k, lvl) : top_down(k, lvl);
+	k->nfront = k->cnt[k->g.j];
+	memcpy(cnt_out, k->cnt, (size_t)k->g.C * 8);
 	return 0;
 }
 
@@ -238,7 +400,7 @@ static int cpu_fold_msgs(void *p, const int *use_bitmap, b2_msg *out)
 	return 0;
 }
 
-static int cpu_update(void *p, int lvl, int64_t *front_out)
+static int cpu_update(void *p, int lvl, b2_level_stats *st)
 {
 	cpu_bk *k = p;
 	const int j = k->g.j;
@@ -265,7 +427,11 @@ static int cpu_update(void *p, int lvl, int64_t *front_out)
 		}
 	}
 	k->nfront = k->cnt[j];
-	*front_out = k->nfront;
+	int64_t deg = 0;
+	for (int64_t x = 0; x < k->nfront; x++)
+		deg += k->g.tdeg[k->front[x]];
+	st->front = k->nfront;
+	st->degree = deg;
 	return 0;
 }
 
@@ -328,6 +494,8 @@ const b2_backend b2_cpu_backend = {
 	.begin = cpu_begin,
 	.front_msg = cpu_front_msg,
 	.stage_in = cpu_stage_in,
+	.visited_bufs = cpu_visited_bufs,
+	.visited_in = cpu_visited_in,
 	.expand = cpu_expand,
 	.fold_msgs = cpu_fold_msgs,
 	.update = cpu_update,

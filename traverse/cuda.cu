@@ -39,6 +39,16 @@ enum { B2_EFAIL_ = 1, B2_EIO_ = 4 };
 			              #call, __FILE__, __LINE__);                                          \
 	} while (0)
 #define CU_LAUNCHED() CU(cudaGetLastError())
+/* The same inside a function with `int error` and a `done:` exit. */
+#define CU_TRY(call)                                                                          \
+	do {                                                                                      \
+		cudaError_t e_ = (call);                                                              \
+		if (e_ != cudaSuccess) {                                                              \
+			error = b2_err(B2_EFAIL_, "CUDA error: %s (%s, %s:%d)", cudaGetErrorString(e_), \
+			               #call, __FILE__, __LINE__);                                         \
+			goto done;                                                                        \
+		}                                                                                     \
+	} while (0)
 
 #define FULL 0xffffffffu
 enum { TPB = 256 };
@@ -93,7 +103,7 @@ __global__ void k_gather(const uint32_t *__restrict__ src, int64_t n, uint32_t o
  * GPU's (pull mode): read uncached (ld.cv). */
 __global__ void k_unpack(Sources src, int64_t nwords, uint32_t *__restrict__ dst,
                          uint64_t *__restrict__ deg, const uint64_t *__restrict__ colptr,
-                         unsigned *counter, const unsigned *limit, unsigned cap)
+                         unsigned *counter, const unsigned long long *limit, unsigned cap)
 {
 	if (limit && *limit > cap)
 		return;
@@ -133,20 +143,34 @@ __global__ void k_unpack(Sources src, int64_t nwords, uint32_t *__restrict__ dst
 	}
 }
 
-/* cnt[c] += vertices in bitmap c (blockIdx.y = c, bitmaps bw1 words apart). */
-__global__ void k_count(const uint32_t *__restrict__ bmp, int64_t bw, uint64_t bw1,
-                        unsigned *cnt)
+/* The step's counts: out[c] += vertices in discovery bitmap c (blockIdx.y =
+ * c, bitmaps bw1 words apart), and out[nc] += the tuple degrees of those in
+ * the own column's (c == j: the new frontier so far). */
+__global__ void k_level_counts(const uint32_t *__restrict__ bmp, int64_t bw, uint64_t bw1, int nc,
+                               int j, const int64_t *__restrict__ tdeg, unsigned long long *out)
 {
-	typedef cub::BlockReduce<unsigned, TPB> BR;
+	typedef cub::BlockReduce<unsigned long long, TPB> BR;
 	__shared__ typename BR::TempStorage tmp;
-	const uint32_t *m = bmp + blockIdx.y * bw1;
-	unsigned s = 0;
+	const int c = blockIdx.y;
+	const uint32_t *m = bmp + c * bw1;
+	unsigned long long n = 0, d = 0;
 	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < bw;
-	     x += (int64_t)gridDim.x * blockDim.x)
-		s += __popc(__ldg(&m[x]));
-	s = BR(tmp).Sum(s);
-	if (threadIdx.x == 0 && s)
-		atomicAdd(&cnt[blockIdx.y], s);
+	     x += (int64_t)gridDim.x * blockDim.x) {
+		uint32_t w = __ldg(&m[x]);
+		n += __popc(w);
+		if (c == j)
+			for (; w; w &= w - 1)
+				d += (unsigned long long)__ldg(&tdeg[x * 32 + __ffs(w) - 1]);
+	}
+	n = BR(tmp).Sum(n);
+	__syncthreads();
+	d = BR(tmp).Sum(d);
+	if (threadIdx.x == 0) {
+		if (n)
+			atomicAdd(&out[c], n);
+		if (d)
+			atomicAdd(&out[nc], d);
+	}
 }
 
 struct ExpandArgs {
@@ -298,6 +322,178 @@ __global__ void __launch_bounds__(TPB) k_expand(ExpandArgs a)
 	}
 }
 
+/* ---- bottom-up (Beamer et al.) ------------------------------------------ */
+
+/* The local CSC turned row-major at create: row counts, then each column's
+ * warp appends the column to its rows' lists (order within a row is
+ * whichever came first: any neighbour in the frontier is a valid parent). */
+__global__ void k_row_count(const uint32_t *__restrict__ rowidx, uint64_t nnz,
+                            unsigned long long *rowcnt)
+{
+	for (uint64_t e = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; e < nnz;
+	     e += (uint64_t)gridDim.x * blockDim.x)
+		atomicAdd(&rowcnt[__ldg(&rowidx[e])], 1ull);
+}
+
+__global__ void k_row_fill(const uint64_t *__restrict__ colptr, const uint32_t *__restrict__ rowidx,
+                           int64_t ncols, unsigned long long *fill, uint32_t *__restrict__ colidx)
+{
+	const int lane = threadIdx.x & 31;
+	for (int64_t u = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5; u < ncols;
+	     u += ((int64_t)gridDim.x * blockDim.x) >> 5)
+		for (uint64_t e = colptr[u] + lane; e < colptr[u + 1]; e += 32)
+			colidx[atomicAdd(&fill[rowidx[e]], 1ull)] = (uint32_t)u;
+}
+
+/* dst's bits [tag, tag + 32*nwords) |= bitmap blockIdx.y of src: blocks of
+ * b bits that start anywhere in dst (the column frontier, the rows'
+ * visited state). Neighbouring blocks share a word: atomics. */
+__global__ void k_or_shifted(Sources src, int64_t nwords, uint32_t *dst)
+{
+	const uint32_t *bmp = src.bmp[blockIdx.y];
+	const uint32_t at = src.tag[blockIdx.y], sh = at & 31;
+	uint32_t *d = dst + (at >> 5);
+	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < nwords;
+	     x += (int64_t)gridDim.x * blockDim.x) {
+		const uint32_t w = __ldcv(&bmp[x]);
+		if (!w)
+			continue;
+		atomicOr(&d[x], w << sh);
+		if (sh && (w >> (32 - sh)))
+			atomicOr(&d[x + 1], w >> (32 - sh));
+	}
+}
+
+/* A list message's vertices as bits of dst (at + k). */
+__global__ void k_set_bits(const uint32_t *__restrict__ list, int64_t n, uint32_t at, uint32_t *dst)
+{
+	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < n;
+	     x += (int64_t)gridDim.x * blockDim.x) {
+		const uint32_t u = at + __ldg(&list[x]);
+		atomicOr(&dst[u >> 5], 1u << (u & 31));
+	}
+}
+
+/* out[0 .. ceil(n/32)) = bits [at, at + n) of src (srcw words): the own
+ * block of the visited bitmap, aligned, for the row peers. */
+__global__ void k_get_shifted(const uint32_t *__restrict__ src, int64_t srcw, uint32_t at, int64_t n,
+                              uint32_t *__restrict__ out)
+{
+	const int64_t nw = (n + 31) / 32, w0 = at >> 5;
+	const uint32_t sh = at & 31;
+	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < nw;
+	     x += (int64_t)gridDim.x * blockDim.x) {
+		const uint32_t hi = sh && w0 + x + 1 < srcw ? src[w0 + x + 1] << (32 - sh) : 0;
+		uint32_t w = (src[w0 + x] >> sh) | hi;
+		if (x == nw - 1 && (n & 31))
+			w &= (1u << (n & 31)) - 1;
+		out[x] = w;
+	}
+}
+
+enum { BU_K = 4 };
+
+struct BottomUpArgs {
+	const uint64_t *rowptr;
+	const uint32_t *colidx, *fcol;
+	uint32_t *vis, *pred, *bmp;
+	int32_t *level;
+	int64_t nr;
+	uint32_t b, j;
+	uint64_t bw1;
+	int lvl;
+	unsigned long long *examined;
+};
+
+/* The bottom-up step: a warp owns a word of the visited bitmap (32 local
+ * rows, a row per lane); each unvisited row scans its neighbours for one in
+ * the column frontier and stops at the first. The warp alone writes its
+ * visited word (no atomic); discoveries go to the same bitmaps as
+ * top-down's. */
+__global__ void __launch_bounds__(TPB) k_bottom_up(BottomUpArgs a)
+{
+	typedef cub::BlockReduce<unsigned long long, TPB> BR;
+	__shared__ typename BR::TempStorage tmp;
+	const int lane = threadIdx.x & 31;
+	const int64_t nw = (a.nr + 31) / 32;
+	const int64_t wstride = ((int64_t)gridDim.x * blockDim.x) >> 5;
+	unsigned long long seen = 0;
+	for (int64_t w = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5; w < nw; w += wstride) {
+		const uint32_t vw = a.vis[w];
+		if (vw == FULL)
+			continue;
+		const int64_t r = w * 32 + lane;
+		bool found = false;
+		uint32_t u = 0;
+		if (r < a.nr && !(vw >> lane & 1)) {
+			/* BU_K neighbours at a time: their loads, then their frontier
+			 * words, are in flight together */
+			const uint64_t e0 = __ldg(&a.rowptr[r]), e1 = __ldg(&a.rowptr[r + 1]);
+			uint64_t e = e0;
+			while (e < e1 && !found) {
+				uint32_t uu[BU_K], fw[BU_K];
+#pragma unroll
+				for (int q = 0; q < BU_K; q++)
+					uu[q] = e + q < e1 ? __ldg(&a.colidx[e + q]) : 0;
+#pragma unroll
+				for (int q = 0; q < BU_K; q++)
+					fw[q] = e + q < e1 ? __ldg(&a.fcol[uu[q] >> 5]) : 0;
+				int hit = BU_K;
+#pragma unroll
+				for (int q = BU_K - 1; q >= 0; q--)
+					if (fw[q] >> (uu[q] & 31) & 1)
+						hit = q;
+				if (hit < BU_K) {
+					found = true;
+					u = uu[hit];
+					e += hit + 1;
+				} else {
+					e = e + BU_K < e1 ? e + BU_K : e1;
+				}
+			}
+			seen += e - e0;
+		}
+		const uint32_t mask = __ballot_sync(FULL, found);
+		if (lane == 0 && mask)
+			a.vis[w] = vw | mask;
+		if (found) {
+			const uint32_t rr = (uint32_t)r, c = rr / a.b, kk = rr - c * a.b;
+			a.pred[rr] = u;
+			if (c == a.j)
+				a.level[kk] = a.lvl;
+			atomicOr(&a.bmp[c * a.bw1 + (kk >> 5)], 1u << (kk & 31));
+		}
+	}
+	seen = BR(tmp).Sum(seen);
+	if (threadIdx.x == 0 && seen)
+		atomicAdd(a.examined, seen);
+}
+
+/* The own frontier's size and tuple-degree sum (the direction rule's
+ * counts): out[0] += vertices, out[1] += degrees. */
+__global__ void k_front_stats(const uint32_t *__restrict__ fbmp, int64_t bw,
+                              const int64_t *__restrict__ tdeg, unsigned long long *out)
+{
+	typedef cub::BlockReduce<unsigned long long, TPB> BR;
+	__shared__ typename BR::TempStorage tmp;
+	unsigned long long n = 0, d = 0;
+	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < bw;
+	     x += (int64_t)gridDim.x * blockDim.x)
+		for (uint32_t w = fbmp[x]; w; w &= w - 1) {
+			n++;
+			d += (unsigned long long)__ldg(&tdeg[x * 32 + __ffs(w) - 1]);
+		}
+	n = BR(tmp).Sum(n);
+	__syncthreads();
+	d = BR(tmp).Sum(d);
+	if (threadIdx.x == 0) {
+		if (n)
+			atomicAdd(&out[0], n);
+		if (d)
+			atomicAdd(&out[1], d);
+	}
+}
+
 /* ---- pull mode: GPUs of one node signal each other without the host ----
  * A rank tells its row peers that its discovery bitmaps of a level are
  * complete by storing the level's epoch into their flag words (release,
@@ -313,13 +509,22 @@ struct FlagPtrs {
  * new frontier (count NULL: not counted), the last block handing the total
  * to the host through mapped memory and zeroing count and done for the
  * next level; zero *reset (the next level's unpacking counter). */
+/* What pull mode's update hands the host at the end of a level (mapped
+ * pinned memory): the new frontier's size and degree sum, and the edges the
+ * level's step examined. */
+struct LevelStats {
+	unsigned long long front, degree, examined;
+};
+
 struct PullFold {
 	const unsigned *flags;
 	int n, self;
 	unsigned epoch;
 	unsigned long long *wait_ns;
 	unsigned *count, *done, *reset;
-	volatile unsigned *host_count;
+	const int64_t *tdeg;
+	unsigned long long *degree, *examined; /* device counters, zeroed here for the next level */
+	volatile LevelStats *host;
 };
 
 __global__ void k_signal(FlagPtrs f, int n, unsigned epoch)
@@ -394,11 +599,11 @@ __global__ void __launch_bounds__(TPB)
 k_update_words(Sources src, int nsrc, int64_t nwords, uint32_t rowbase, uint32_t *vis,
                int32_t *level, uint32_t *pred, uint32_t *fbmp, int lvl, PullFold pf)
 {
-	typedef cub::BlockReduce<unsigned, TPB> BR;
+	typedef cub::BlockReduce<unsigned long long, TPB> BR;
 	__shared__ typename BR::TempStorage tmp;
 	__shared__ bool last;
 	const unsigned sh = rowbase & 31;
-	unsigned total = 0;
+	unsigned long long total = 0, deg = 0;
 	if (pf.flags) {
 		const uint64_t t0 = now_ns();
 		wait_flags(pf.flags, pf.n, pf.self, pf.epoch);
@@ -432,20 +637,31 @@ k_update_words(Sources src, int nsrc, int64_t nwords, uint32_t rowbase, uint32_t
 		if (fresh_all)
 			fbmp[x] |= fresh_all;
 		if (pf.count)
-			total += __popc(fbmp[x]);
+			for (uint32_t f = fbmp[x]; f; f &= f - 1) {
+				total++;
+				deg += (unsigned long long)__ldg(&pf.tdeg[x * 32 + __ffs(f) - 1]);
+			}
 	}
 	if (!pf.count)
 		return;
 	total = BR(tmp).Sum(total);
+	__syncthreads();
+	deg = BR(tmp).Sum(deg);
 	if (threadIdx.x == 0) {
 		if (total)
-			atomicAdd(pf.count, total);
+			atomicAdd(pf.count, (unsigned)total);
+		if (deg)
+			atomicAdd(pf.degree, deg);
 		__threadfence();
 		last = atomicAdd(pf.done, 1) == gridDim.x - 1;
 	}
 	__syncthreads();
 	if (last && threadIdx.x == 0) {
-		*pf.host_count = atomicExch(pf.count, 0);
+		__threadfence();
+		pf.host->front = atomicExch(pf.count, 0);
+		pf.host->degree = atomicExch(pf.degree, 0ull);
+		pf.host->examined = atomicExch(pf.examined, 0ull);
+		__threadfence_system();
 		*pf.done = 0;
 	}
 }
@@ -507,13 +723,12 @@ struct cu_bk {
 	uint32_t *rowidx, *vis, *pred, *front, *dst, *bmp, *af, *in;
 	int32_t *level;
 	int64_t *tdeg, *pred64;
-	unsigned *cnt, *tmpcnt;
+	unsigned *tmpcnt;
 	unsigned long long *dsum;
 	void *cubtmp;
 	size_t cubbytes;
 	/* pinned host */
 	uint32_t *h_front, *h_dst, *h_pred, *h_recv;
-	unsigned *h_cnt;
 	unsigned long long *h_dsum;
 	int64_t nfront;
 	int self;            /* own slot of the messages staged last */
@@ -530,7 +745,19 @@ struct cu_bk {
 	cudaEvent_t *ev;
 	int nev;
 	unsigned long long *wait_ns, *h_wait_ns; /* per level: the update's wait */
-	unsigned *h_hfront, *d_hfront; /* new frontier size: mapped pinned word */
+	LevelStats *h_ls, *d_ls; /* pull mode's level counts: mapped pinned */
+	int pull, plev;      /* pull mode on; levels begun in this search */
+	int64_t *ncol;       /* pull mode: the column peers' frontier sizes [R] */
+	/* bottom-up: the local block row-major, the column frontier as a bitmap
+	 * over local columns, the row peers' visited blocks (MPI) */
+	uint64_t *rowptr;
+	uint32_t *colidx, *fcol, *vrecv;
+	uint32_t *h_vsend, *h_vrecv;
+	/* the step's counts: [c < C] discoveries per grid column, [C] the own
+	 * column's degrees, [C + 1] edges examined (pull mode: the last two are
+	 * the update's counters); the update's: [0] frontier, [1] its degrees */
+	unsigned long long *lc, *h_lc, *dstat, *h_stat;
+	int64_t own_degree;  /* lc[C] of the last step */
 };
 
 /* Receive area: R expand slots, then C fold slots, slotw words each, then
@@ -551,7 +778,9 @@ static size_t flags_off(const cu_bk *k)
 }
 /* Discovery bitmaps: two sets of C (one per level parity in pull mode, where
  * peers read the previous level's set while this one is written; set 0
- * otherwise), bw + 1 words each (the last: a message's count word). */
+ * otherwise), bw + 1 words each (the last: a message's count word); then
+ * the own block of the visited bitmap, aligned (bw words), which the row
+ * peers read for bottom-up levels: one allocation, one IPC handle. */
 static size_t bmp_off(const cu_bk *k, int set, int c)
 {
 	return ((size_t)set * (size_t)k->g.C + (size_t)c) * (size_t)(k->bw + 1);
@@ -563,6 +792,19 @@ static uint32_t *bmp_set(const cu_bk *k, int set, int c)
 static uint32_t *bmp_of(const cu_bk *k, int c)
 {
 	return bmp_set(k, 0, c);
+}
+static size_t vown_off(const cu_bk *k)
+{
+	return bmp_off(k, 2, 0);
+}
+/* The sets a level reads its frontier from and writes its discoveries to. */
+static int front_set(const cu_bk *k)
+{
+	return k->pull ? (k->plev & 1) ^ 1 : 0;
+}
+static int disc_set(const cu_bk *k)
+{
+	return k->pull ? k->plev & 1 : 0;
 }
 
 static int cu_host_alloc(void *out, size_t bytes, const char *what)
@@ -592,13 +834,14 @@ static void cu_destroy(void *p)
 	cu_peer_open(k, B2_DIR_EXPAND, 0, 0, NULL);
 	cu_peer_open(k, B2_DIR_FOLD, 0, 0, NULL);
 	void *dev[] = {k->colptr, k->deg, k->cumul, k->rowidx, k->vis, k->pred, k->front, k->dst,
-	               k->bmp, k->af, k->in, k->level, k->tdeg, k->pred64, k->cnt, k->tmpcnt,
-	               k->dsum, k->cubtmp, k->wait_ns};
+	               k->bmp, k->af, k->in, k->level, k->tdeg, k->pred64, k->tmpcnt,
+	               k->dsum, k->cubtmp, k->wait_ns, k->rowptr, k->colidx, k->fcol, k->vrecv,
+	               k->dstat, k->lc};
 	for (size_t x = 0; x < sizeof dev / sizeof dev[0]; x++)
 		if (dev[x])
 			cudaFree(dev[x]);
-	void *host[] = {k->h_front, k->h_dst, k->h_pred, k->h_recv, k->h_cnt, k->h_dsum,
-	                k->h_wait_ns, k->h_hfront};
+	void *host[] = {k->h_front, k->h_dst, k->h_pred, k->h_recv, k->h_dsum,
+	                k->h_wait_ns, k->h_ls, k->h_vsend, k->h_vrecv, k->h_stat, k->h_lc};
 	for (size_t x = 0; x < sizeof host / sizeof host[0]; x++)
 		cu_host_free(host[x]);
 	for (int e = 0; e < k->nev; e++)
@@ -607,6 +850,7 @@ static void cu_destroy(void *p)
 	if (k->st)
 		cudaStreamDestroy(k->st);
 	free(k->in_msgs);
+	free(k->ncol);
 	free(k);
 }
 
@@ -624,6 +868,37 @@ static void cu_destroy(void *p)
 		if ((error = cu_host_alloc(&(ptr), (bytes), #ptr)) != 0)                               \
 			goto done;                                                                        \
 	} while (0)
+
+/* The local block row-major, on the device: row counts, their scan (CUB),
+ * then the columns appended through a cursor per row. */
+static int build_csr(cu_bk *k)
+{
+	int error = 0;
+	unsigned long long *fill = NULL;
+	void *tmp = NULL;
+	size_t tb = 0;
+	DALLOC(k->rowptr, (size_t)(k->nr + 1) * 8);
+	DALLOC(k->colidx, k->g.nnz * 4);
+	DALLOC(fill, (size_t)(k->nr + 1) * 8);
+	CU_TRY(cudaMemsetAsync(fill, 0, (size_t)(k->nr + 1) * 8, k->st));
+	k_row_count<<<k->grid, TPB, 0, k->st>>>(k->rowidx, k->g.nnz, fill);
+	CU_TRY(cudaGetLastError());
+	CU_TRY(cub::DeviceScan::ExclusiveSum(NULL, tb, (uint64_t *)fill, k->rowptr, (int64_t)(k->nr + 1),
+	                                 k->st));
+	DALLOC(tmp, tb);
+	CU_TRY(cub::DeviceScan::ExclusiveSum(tmp, tb, (uint64_t *)fill, k->rowptr, (int64_t)(k->nr + 1),
+	                                 k->st));
+	CU_TRY(cudaMemcpyAsync(fill, k->rowptr, (size_t)k->nr * 8, cudaMemcpyDeviceToDevice, k->st));
+	k_row_fill<<<k->grid, TPB, 0, k->st>>>(k->colptr, k->rowidx, k->nc, fill, k->colidx);
+	CU_TRY(cudaGetLastError());
+	CU_TRY(cudaStreamSynchronize(k->st));
+done:
+	if (fill)
+		cudaFree(fill);
+	if (tmp)
+		cudaFree(tmp);
+	return error;
+}
 
 static int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 {
@@ -671,6 +946,11 @@ static int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 	       (size_t)2 * g->C * (size_t)(k->bw + 1) * 4 + (size_t)k->nc * 4 +
 	       ((size_t)(g->R + g->C) * (size_t)k->slotw + (size_t)g->C) * 4 + k->cubbytes +
 	       (64u << 20);
+	/* bottom-up: the CSR (and, while it is built, a fill cursor per row),
+	 * the column frontier bitmap, the row peers' visited blocks */
+	if (o->bottom_up)
+		need += g->nnz * 4 + (size_t)(k->nr + 1) * 8 * 2 + (size_t)b2_bmp_words(k->nc) * 4 +
+		        (size_t)g->C * (size_t)(k->bw + 1) * 4 * 2;
 	cudaMemGetInfo(&fre, &tot);
 	if (need > fre) {
 		error = b2_err(B2_EIO_, "not enough device memory on GPU %d (%s): the graph and search state need %.2f GiB, %.2f GiB are free of %.2f GiB",
@@ -690,27 +970,34 @@ static int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 	DALLOC(k->pred, (size_t)k->nr * 4);
 	DALLOC(k->front, (size_t)k->b * 4);
 	DALLOC(k->dst, (size_t)k->nr * 4);
-	DALLOC(k->bmp, bmp_off(k, 2, 0) * 4);
+	DALLOC(k->bmp, (vown_off(k) + (size_t)k->bw + 1) * 4);
 	DALLOC(k->af, (size_t)k->nc * 4);
 	DALLOC(k->deg, (size_t)(k->nc + 1) * 8);
 	DALLOC(k->cumul, (size_t)(k->nc + 1) * 8);
 	DALLOC(k->in, (flags_off(k) + (size_t)g->C) * 4);
 	k->flags = k->in + flags_off(k);
 	DALLOC(k->pred64, (size_t)k->b * 8);
-	DALLOC(k->cnt, (size_t)g->C * 4);
+	DALLOC(k->lc, (size_t)(g->C + 2) * 8);
 	DALLOC(k->tmpcnt, (size_t)(g->C + 3) * 4);
 	DALLOC(k->wait_ns, (size_t)(PULL_LEVELS + 1) * 8);
 	DALLOC(k->dsum, 8);
+	DALLOC(k->dstat, 4 * 8);
 	DALLOC(k->cubtmp, k->cubbytes);
 	HALLOC(k->h_front, (size_t)k->slotw * 4);
 	HALLOC(k->h_dst, (size_t)g->C * (size_t)k->slotw * 4);
 	HALLOC(k->h_pred, (size_t)k->nr * 4);
 	HALLOC(k->h_recv, (size_t)k->nr * 4);
-	HALLOC(k->h_cnt, (size_t)g->C * 4);
+	HALLOC(k->h_lc, (size_t)(g->C + 2) * 8);
 	HALLOC(k->h_dsum, 8);
 	HALLOC(k->h_wait_ns, (size_t)PULL_LEVELS * 8);
-	if (cudaHostAlloc((void **)&k->h_hfront, 4, cudaHostAllocMapped) != cudaSuccess ||
-	    cudaHostGetDevicePointer((void **)&k->d_hfront, k->h_hfront, 0) != cudaSuccess) {
+	HALLOC(k->h_stat, 4 * 8);
+	k->ncol = (int64_t *)calloc((size_t)g->R, 8);
+	if (!k->ncol) {
+		error = b2_err(B2_EIO_, "out of host memory");
+		goto done;
+	}
+	if (cudaHostAlloc((void **)&k->h_ls, sizeof(LevelStats), cudaHostAllocMapped) != cudaSuccess ||
+	    cudaHostGetDevicePointer((void **)&k->d_ls, k->h_ls, 0) != cudaSuccess) {
 		cudaGetLastError();
 		error = b2_err(B2_EIO_, "cannot map pinned host memory into GPU %d", o->device);
 		goto done;
@@ -720,9 +1007,20 @@ static int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 	    cudaMemcpy(k->tdeg, g->tdeg, (size_t)k->b * 8, cudaMemcpyHostToDevice) != cudaSuccess ||
 	    cudaMemset(k->flags, 0, (size_t)g->C * 4) != cudaSuccess ||
 	    cudaMemset(k->tmpcnt, 0, (size_t)(g->C + 3) * 4) != cudaSuccess ||
-	    cudaMemset(k->deg, 0, (size_t)(k->nc + 1) * 8) != cudaSuccess) {
+	    cudaMemset(k->deg, 0, (size_t)(k->nc + 1) * 8) != cudaSuccess ||
+	    cudaMemset(k->dstat, 0, 4 * 8) != cudaSuccess ||
+	    cudaMemset(k->lc, 0, (size_t)(g->C + 2) * 8) != cudaSuccess ||
+	    cudaMemset(k->bmp, 0, (vown_off(k) + (size_t)k->bw + 1) * 4) != cudaSuccess) {
 		error = b2_err(B2_EFAIL_, "cannot copy the graph to GPU %d", o->device);
 		goto done;
+	}
+	if (o->bottom_up) {
+		DALLOC(k->fcol, (size_t)b2_bmp_words(k->nc) * 4);
+		DALLOC(k->vrecv, (size_t)g->C * (size_t)k->bw * 4);
+		HALLOC(k->h_vsend, (size_t)k->bw * 4);
+		HALLOC(k->h_vrecv, (size_t)g->C * (size_t)k->bw * 4);
+		if ((error = build_csr(k)))
+			goto done;
 	}
 	*out = k;
 	k = NULL;
@@ -737,14 +1035,28 @@ static int blocks_for(const cu_bk *k, int64_t n)
 	return g < 1 ? 1 : g > k->grid ? k->grid : (int)g;
 }
 
+/* The own block of the visited bitmap, aligned, where the row peers find
+ * it (bottom-up levels): after begin and after every update. */
+static int export_visited(cu_bk *k)
+{
+	if (!k->o.bottom_up || k->g.C == 1)
+		return 0;
+	k_get_shifted<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(
+		k->vis, b2_bmp_words(k->nr), (uint32_t)(k->g.j * k->b), k->b, k->bmp + vown_off(k));
+	CU_LAUNCHED();
+	return 0;
+}
+
 static int cu_begin(void *p, int64_t root_k)
 {
 	cu_bk *k = (cu_bk *)p;
+	int error = 0;
 	CU(cudaMemsetAsync(k->vis, 0, (size_t)b2_bmp_words(k->nr) * 4, k->st));
 	CU(cudaMemsetAsync(k->level, 0xff, (size_t)k->b * 4, k->st));
 	CU(cudaMemsetAsync(bmp_of(k, k->g.j), 0, (size_t)k->bw * 4, k->st));
 	CU(cudaMemsetAsync(k->tmpcnt + k->g.C, 0, 4, k->st));
 	k->nfront = 0;
+	k->plev = 0;
 	if (root_k >= 0) {
 		k_begin<<<1, 1, 0, k->st>>>(k->vis, k->level, bmp_of(k, k->g.j),
 		                            (uint64_t)k->g.j * (uint64_t)k->b + (uint64_t)root_k,
@@ -752,6 +1064,8 @@ static int cu_begin(void *p, int64_t root_k)
 		CU_LAUNCHED();
 		k->nfront = 1;
 	}
+	if ((error = export_visited(k)))
+		return error;
 	/* done before returning: in pull mode the column peers read the new
 	 * frontier bitmap once every rank's begin has returned */
 	CU(cudaStreamSynchronize(k->st));
@@ -761,7 +1075,7 @@ static int cu_begin(void *p, int64_t root_k)
 /* Bitmap src (bw words) -> list at dst (k + off), appended through counter
  * slot t (reset first unless keep); with deg, the columns' degrees too. */
 static int unpack(cu_bk *k, const uint32_t *src, uint32_t off, uint32_t *dst, uint64_t *deg,
-                  int t, int keep, const unsigned *limit, unsigned cap)
+                  int t, int keep, const unsigned long long *limit, unsigned cap)
 {
 	Sources one;
 	one.bmp[0] = src;
@@ -800,11 +1114,59 @@ static int cu_front_msg(void *p, int bitmap, b2_msg *m)
 	return 0;
 }
 
+/* ---- pull mode: a level without host round trips inside -----------------
+ * Level lvl writes the discovery bitmaps of set lvl & 1; the frontier it
+ * expands is the own-column bitmap of the other set, on this rank and, read
+ * in place, on its column peers. After the local step the row peers are
+ * signalled; once they have signalled too, the update reads their
+ * discovery bitmaps for this grid column in place. Why no copy can be
+ * overwritten early: a rank writes a set again only two levels later, and
+ * every rank has finished each level (search.c's allgather of the level
+ * counts) before any starts the next. Events time the phases. */
+static int pull_events(cu_bk *k, int lvl)
+{
+	int need = lvl * PULL_EV;
+	if (need <= k->nev)
+		return 0;
+	int cap = need < 64 * PULL_EV ? 64 * PULL_EV : 2 * need;
+	cudaEvent_t *ev = (cudaEvent_t *)realloc(k->ev, (size_t)cap * sizeof *ev);
+	if (!ev)
+		return b2_err(B2_EIO_, "out of host memory for CUDA events");
+	k->ev = ev;
+	for (; k->nev < cap; k->nev++)
+		CU(cudaEventCreate(&k->ev[k->nev]));
+	return 0;
+}
+
+static cudaEvent_t *level_events(cu_bk *k)
+{
+	return k->ev + (size_t)(k->plev - 1) * PULL_EV;
+}
+
+static int cu_pull_mode(void *p, int on)
+{
+	((cu_bk *)p)->pull = on;
+	return 0;
+}
+
 static int cu_stage_in(void *p, int dir, const b2_msg *in, int nslots, int self)
 {
 	cu_bk *k = (cu_bk *)p;
-	int any = 0;
+	int any = 0, error = 0;
 	k->self = self;
+	if (k->pull) {
+		/* only the sizes: the bitmaps are read where they are; the level
+		 * begins here */
+		if (dir == B2_DIR_EXPAND) {
+			for (int s = 0; s < nslots; s++)
+				k->ncol[s] = in[s].count;
+			k->plev++;
+			if ((error = pull_events(k, k->plev)))
+				return error;
+			CU(cudaEventRecord(level_events(k)[0], k->st));
+		}
+		return 0;
+	}
 	for (int s = 0; s < nslots; s++) {
 		k->in_msgs[s] = in[s];
 		k->in_msgs[s].data = in_slot(k, dir, s);
@@ -820,6 +1182,69 @@ static int cu_stage_in(void *p, int dir, const b2_msg *in, int nslots, int self)
 	if (any)
 		CU(cudaStreamSynchronize(k->st));
 	return 0;
+}
+
+/* dst |= each bitmap of src (n of them, any number) shifted to its tag. */
+static int or_shifted(cu_bk *k, const uint32_t *const *bmp, const uint32_t *tag, int n, uint32_t *dst)
+{
+	for (int x0 = 0; x0 < n; x0 += PULL_MAX) {
+		Sources src;
+		int m = n - x0 < PULL_MAX ? n - x0 : PULL_MAX;
+		for (int x = 0; x < m; x++) {
+			src.bmp[x] = bmp[x0 + x];
+			src.tag[x] = tag[x0 + x];
+		}
+		k_or_shifted<<<dim3(blocks_for(k, k->bw), m), TPB, 0, k->st>>>(src, k->bw, dst);
+		CU_LAUNCHED();
+	}
+	return 0;
+}
+
+static int cu_visited_bufs(void *p, uint32_t **send, uint32_t **recv)
+{
+	cu_bk *k = (cu_bk *)p;
+	CU(cudaMemcpyAsync(k->h_vsend, k->bmp + vown_off(k), (size_t)k->bw * 4,
+	                   cudaMemcpyDeviceToHost, k->st));
+	CU(cudaStreamSynchronize(k->st));
+	*send = k->h_vsend;
+	*recv = k->h_vrecv;
+	return 0;
+}
+
+/* The row peers' visited blocks into the visited bitmap: from recv (host,
+ * MPI), or, recv NULL, read in place from the peers (CUDA IPC). */
+static int cu_visited_in(void *p, const uint32_t *recv)
+{
+	cu_bk *k = (cu_bk *)p;
+	const int C = k->g.C;
+	const uint32_t **bmp = (const uint32_t **)calloc((size_t)C, sizeof *bmp);
+	uint32_t *tag = (uint32_t *)calloc((size_t)C, sizeof *tag);
+	int n = 0, error = 0;
+	if (!bmp || !tag) {
+		error = b2_err(B2_EIO_, "out of host memory");
+		goto done;
+	}
+	if (recv) {
+		cudaError_t e = cudaMemcpyAsync(k->vrecv, recv, (size_t)C * (size_t)k->bw * 4,
+		                                cudaMemcpyHostToDevice, k->st);
+		if (e != cudaSuccess) {
+			error = b2_err(B2_EFAIL_, "CUDA error: %s (visited blocks to the device)",
+			               cudaGetErrorString(e));
+			goto done;
+		}
+	}
+	for (int c = 0; c < C; c++) {
+		if (c == k->g.j)
+			continue;
+		bmp[n] = recv ? k->vrecv + (size_t)c * (size_t)k->bw
+		              : k->peer_bmp[B2_DIR_FOLD][c] + vown_off(k);
+		tag[n++] = (uint32_t)(c * k->b);
+	}
+	error = or_shifted(k, bmp, tag, n, k->vis);
+done:
+	free(bmp);
+	free(tag);
+	return error;
 }
 
 /* Appends staged message m to the expansion's columns at position at (as
@@ -844,20 +1269,9 @@ static int launch_expand(cu_bk *k, const ExpandArgs &a)
 	return 0;
 }
 
-/* cnt[c0 + x] = vertices in discovery bitmap c0 + x, x < nc. */
-static int count_bitmaps(cu_bk *k, int c0, int nc)
-{
-	CU(cudaMemsetAsync(k->cnt + c0, 0, (size_t)nc * 4, k->st));
-	int gx = blocks_for(k, k->bw);
-	gx = gx > 64 ? 64 : gx;
-	k_count<<<dim3(gx, nc), TPB, 0, k->st>>>(bmp_of(k, c0), k->bw, (uint64_t)(k->bw + 1),
-	                                         k->cnt + c0);
-	CU_LAUNCHED();
-	return 0;
-}
-
 /* Scan of the degrees of the n columns in af (CUB) and the expansion kernel,
- * discoveries into the bitmaps of set `set`. */
+ * discoveries into the bitmaps of set `set`; the scan's total (the edges
+ * examined) into lc[C + 1]. */
 static int expand_columns(cu_bk *k, int64_t n, int lvl, int set)
 {
 	if (n == 0)
@@ -865,6 +1279,7 @@ static int expand_columns(cu_bk *k, int64_t n, int lvl, int set)
 	size_t bytes = k->cubbytes;
 	/* deg[n] is read but does not matter: an exclusive scan of n + 1 items */
 	CU(cub::DeviceScan::ExclusiveSum(k->cubtmp, bytes, k->deg, k->cumul, (int64_t)(n + 1), k->st));
+	CU(cudaMemcpyAsync(k->lc + k->g.C + 1, k->cumul + n, 8, cudaMemcpyDeviceToDevice, k->st));
 	ExpandArgs a;
 	a.colptr = k->colptr; a.rowidx = k->rowidx; a.af = k->af; a.cumul = k->cumul; a.n = n;
 	a.vis = k->vis; a.pred = k->pred; a.bmp = bmp_set(k, set, 0); a.level = k->level;
@@ -877,15 +1292,54 @@ static int expand_columns(cu_bk *k, int64_t n, int lvl, int set)
 	}
 }
 
-static int cu_expand(void *p, int lvl, int64_t *cnt_out)
+/* The bitmap of grid-column peer s's frontier: read in place (pull mode)
+ * or the message staged in its slot; NULL when it is a list or empty. */
+static const uint32_t *column_bitmap(const cu_bk *k, int s, int set)
 {
-	cu_bk *k = (cu_bk *)p;
+	if (s == k->g.i)
+		return bmp_set(k, set, k->g.j);
+	if (k->pull)
+		return k->ncol[s] ? k->peer_bmp[B2_DIR_EXPAND][s] + bmp_off(k, set, k->g.j) : NULL;
+	return k->in_msgs[s].count && k->in_msgs[s].bitmap ? k->in_msgs[s].data : NULL;
+}
+
+static int64_t column_count(const cu_bk *k, int s)
+{
+	if (s == k->g.i)
+		return k->pull ? k->ncol[s] : k->nfront;
+	return k->pull ? k->ncol[s] : k->in_msgs[s].count;
+}
+
+/* Top-down: the grid column's frontier as the list of local columns to
+ * expand, with their degrees; *n = how many. */
+static int gather_columns(cu_bk *k, int set, int64_t *n_out)
+{
 	int error = 0;
-	const int C = k->g.C, j = k->g.j;
-	int64_t n = k->nfront;
-	/* the columns to expand: own frontier (from its bitmap), then the column peers' */
-	if (n && (error = unpack(k, bmp_of(k, j), (uint32_t)(k->g.i * k->b), k->af, k->deg, k->g.C,
-	                         0, NULL, 0)))
+	int64_t n = 0;
+	if (k->pull) {
+		/* one launch for all the column's bitmaps; its counter (afcnt) is
+		 * zeroed by begin, then by each level's update for the next */
+		Sources src;
+		int nsrc = 0;
+		for (int s = 0; s < k->g.R; s++) {
+			if (!column_count(k, s))
+				continue;
+			src.bmp[nsrc] = column_bitmap(k, s, set);
+			src.tag[nsrc++] = (uint32_t)(s * k->b);
+			n += column_count(k, s);
+		}
+		if (nsrc) {
+			k_unpack<<<dim3(blocks_for(k, k->bw), nsrc), TPB, 0, k->st>>>(
+				src, k->bw, k->af, k->deg, k->colptr, k->tmpcnt + k->g.C, NULL, 0);
+			CU_LAUNCHED();
+		}
+		*n_out = n;
+		return 0;
+	}
+	/* own frontier first (from its bitmap), then the column peers' */
+	n = k->nfront;
+	if (n && (error = unpack(k, bmp_of(k, k->g.j), (uint32_t)(k->g.i * k->b), k->af, k->deg,
+	                         k->g.C, 0, NULL, 0)))
 		return error;
 	for (int s = 0; s < k->g.R; s++) {
 		if (s == k->self)
@@ -894,21 +1348,112 @@ static int cu_expand(void *p, int lvl, int64_t *cnt_out)
 			return error;
 		n += k->in_msgs[s].count;
 	}
-	/* the discovery bitmaps of this level, the own column's included */
-	CU(cudaMemsetAsync(k->bmp, 0, bmp_off(k, 1, 0) * 4, k->st));
-	if ((error = expand_columns(k, n, lvl, 0)) || (error = count_bitmaps(k, 0, C)))
+	*n_out = n;
+	return 0;
+}
+
+/* Bottom-up: the grid column's frontier as a bitmap over local columns. */
+static int column_frontier(cu_bk *k, int set)
+{
+	const int R = k->g.R;
+	const uint32_t *bmp[PULL_MAX];
+	uint32_t tag[PULL_MAX];
+	int n = 0, error = 0;
+	if (R == 1) /* the own frontier is the whole column's, aligned */
+		CU(cudaMemcpyAsync(k->fcol, bmp_set(k, set, k->g.j), (size_t)k->bw * 4,
+		                   cudaMemcpyDeviceToDevice, k->st));
+	if (R == 1)
+		return 0;
+	CU(cudaMemsetAsync(k->fcol, 0, (size_t)b2_bmp_words(k->nc) * 4, k->st));
+	for (int s = 0; s < R; s++) {
+		if (!column_count(k, s))
+			continue;
+		const uint32_t *b = column_bitmap(k, s, set);
+		if (!b) { /* a list message */
+			k_set_bits<<<blocks_for(k, k->in_msgs[s].count), TPB, 0, k->st>>>(
+				k->in_msgs[s].data, k->in_msgs[s].count, (uint32_t)(s * k->b), k->fcol);
+			CU_LAUNCHED();
+			continue;
+		}
+		bmp[n] = b;
+		tag[n++] = (uint32_t)(s * k->b);
+		if (n == PULL_MAX) {
+			if ((error = or_shifted(k, bmp, tag, n, k->fcol)))
+				return error;
+			n = 0;
+		}
+	}
+	return or_shifted(k, bmp, tag, n, k->fcol);
+}
+
+static int bottom_up(cu_bk *k, int lvl, int set)
+{
+	BottomUpArgs a;
+	a.rowptr = k->rowptr; a.colidx = k->colidx; a.fcol = k->fcol;
+	a.vis = k->vis; a.pred = k->pred; a.bmp = bmp_set(k, set, 0); a.level = k->level;
+	a.nr = k->nr; a.b = (uint32_t)k->b; a.j = (uint32_t)k->g.j;
+	a.bw1 = (uint64_t)(k->bw + 1); a.lvl = lvl; a.examined = k->lc + k->g.C + 1;
+	int64_t warps = b2_bmp_words(k->nr);
+	k_bottom_up<<<blocks_for(k, warps * 32), TPB, 0, k->st>>>(a);
+	CU_LAUNCHED();
+	return 0;
+}
+
+static int cu_expand(void *p, int lvl, int dir, int64_t *cnt_out, int64_t *examined)
+{
+	cu_bk *k = (cu_bk *)p;
+	int error = 0;
+	const int C = k->g.C, j = k->g.j, fs = front_set(k), ds = disc_set(k);
+	cudaEvent_t *ev = k->pull ? level_events(k) : NULL;
+	int64_t n = 0;
+	/* the column's frontier, in the form the direction wants */
+	if (dir == B2_BOTTOM_UP)
+		error = column_frontier(k, fs);
+	else
+		error = gather_columns(k, fs, &n);
+	if (error)
 		return error;
+	if (ev)
+		CU(cudaEventRecord(ev[1], k->st));
+	/* the discovery bitmaps of this level, the own column's included */
+	CU(cudaMemsetAsync(bmp_set(k, ds, 0), 0, bmp_off(k, 1, 0) * 4, k->st));
+	if (!k->pull)
+		CU(cudaMemsetAsync(k->lc, 0, (size_t)(C + 2) * 8, k->st));
+	if (dir == B2_BOTTOM_UP)
+		error = bottom_up(k, lvl, ds);
+	else
+		error = expand_columns(k, n, lvl, ds);
+	if (error)
+		return error;
+	if (k->pull) {
+		/* the row peers may read this level's discoveries; the counts come
+		 * with the update */
+		if (C > 1) {
+			k_signal<<<1, PULL_MAX, 0, k->st>>>(k->sig, C, k->epoch + 1);
+			CU_LAUNCHED();
+		}
+		CU(cudaEventRecord(ev[2], k->st));
+		*examined = 0;
+		return 0;
+	}
+	/* the level's counts in one kernel and one copy */
+	int gx = blocks_for(k, k->bw);
+	k_level_counts<<<dim3(gx > 64 ? 64 : gx, C), TPB, 0, k->st>>>(
+		k->bmp, k->bw, (uint64_t)(k->bw + 1), C, j, k->tdeg, k->lc);
+	CU_LAUNCHED();
 	/* fold messages small enough to travel as lists become lists now */
 	for (int c = 0; c < C; c++)
 		if (c != j && k->o.fold_cap > 0 &&
 		    (error = unpack(k, bmp_of(k, c), 0, k->dst + (size_t)c * (size_t)k->b, NULL, c, 0,
-		                    k->cnt + c, (unsigned)k->o.fold_cap)))
+		                    k->lc + c, (unsigned)k->o.fold_cap)))
 			return error;
-	CU(cudaMemcpyAsync(k->h_cnt, k->cnt, (size_t)C * 4, cudaMemcpyDeviceToHost, k->st));
+	CU(cudaMemcpyAsync(k->h_lc, k->lc, (size_t)(C + 2) * 8, cudaMemcpyDeviceToHost, k->st));
 	CU(cudaStreamSynchronize(k->st));
 	for (int c = 0; c < C; c++)
-		cnt_out[c] = k->h_cnt[c];
-	k->nfront = k->h_cnt[j];
+		cnt_out[c] = (int64_t)k->h_lc[c];
+	k->nfront = (int64_t)k->h_lc[j];
+	k->own_degree = (int64_t)k->h_lc[C];
+	*examined = (int64_t)k->h_lc[C + 1];
 	return 0;
 }
 
@@ -919,7 +1464,7 @@ static int cu_fold_msgs(void *p, const int *use_bitmap, b2_msg *out)
 	for (int c = 0; c < k->g.C; c++) {
 		const uint32_t *src = use_bitmap[c] ? bmp_of(k, c) : k->dst + (size_t)c * (size_t)k->b;
 		uint32_t *h = k->h_dst + (size_t)c * (size_t)k->slotw;
-		out[c].count = k->h_cnt[c];
+		out[c].count = (int64_t)k->h_lc[c];
 		out[c].bitmap = use_bitmap[c];
 		out[c].data = peer ? (uint32_t *)src : h;
 		if (c == k->g.j || peer)
@@ -933,19 +1478,67 @@ static int cu_fold_msgs(void *p, const int *use_bitmap, b2_msg *out)
 	CU(cudaStreamSynchronize(k->st));
 	for (int c = 0; c < k->g.C; c++)
 		if (c != k->g.j && use_bitmap[c])
-			k->h_dst[(size_t)c * (size_t)k->slotw + (size_t)k->bw] = k->h_cnt[c];
+			k->h_dst[(size_t)c * (size_t)k->slotw + (size_t)k->bw] = (uint32_t)k->h_lc[c];
 	return 0;
 }
 
-static int cu_update(void *p, int lvl, int64_t *front_out)
+/* Pull mode's update: waits on the device for the row peers' signals,
+ * reads their discovery bitmaps for this grid column in place, and hands
+ * the level's counts to the host through mapped memory. */
+static int pull_update(cu_bk *k, int lvl, b2_level_stats *st)
+{
+	int error = 0;
+	const int C = k->g.C, j = k->g.j, cur = disc_set(k);
+	const unsigned epoch = ++k->epoch;
+	Sources src;
+	int nsrc = 0;
+	for (int c = 0; c < C; c++) {
+		if (c == j)
+			continue;
+		src.bmp[nsrc] = k->peer_bmp[B2_DIR_FOLD][c] + bmp_off(k, cur, j);
+		src.tag[nsrc++] = (uint32_t)c;
+	}
+	PullFold pf;
+	pf.flags = C > 1 ? k->flags : NULL;
+	pf.n = C;
+	pf.self = j;
+	pf.epoch = epoch;
+	pf.wait_ns = k->wait_ns + (lvl <= PULL_LEVELS ? lvl - 1 : PULL_LEVELS);
+	pf.count = k->tmpcnt + C + 1;
+	pf.done = k->tmpcnt + C + 2;
+	pf.reset = k->tmpcnt + C;
+	pf.tdeg = k->tdeg;
+	pf.degree = k->lc + C;
+	pf.examined = k->lc + C + 1;
+	pf.host = k->d_ls;
+	k_update_words<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(
+		src, nsrc, k->bw, (uint32_t)(j * k->b), k->vis, k->level, k->pred, bmp_set(k, cur, j), lvl,
+		pf);
+	CU_LAUNCHED();
+	if ((error = export_visited(k)))
+		return error;
+	CU(cudaEventRecord(level_events(k)[3], k->st));
+	CU(cudaStreamSynchronize(k->st));
+	volatile LevelStats *ls = k->h_ls;
+	st->front = k->nfront = (int64_t)ls->front;
+	st->degree = (int64_t)ls->degree;
+	st->examined = (int64_t)ls->examined;
+	return 0;
+}
+
+static int cu_update(void *p, int lvl, b2_level_stats *st)
 {
 	cu_bk *k = (cu_bk *)p;
-	int error = 0, any = 0;
+	int error = 0;
 	const int j = k->g.j;
+	int any = 0;
+	if (k->pull)
+		return pull_update(k, lvl, st);
 	for (int s = 0; s < k->g.C; s++) {
 		const b2_msg *m = &k->in_msgs[s];
 		if (s == k->self || m->count == 0)
 			continue;
+		any = 1;
 		if (m->bitmap) {
 			Sources one;
 			one.bmp[0] = m->data;
@@ -960,16 +1553,29 @@ static int cu_update(void *p, int lvl, int64_t *front_out)
 				m->data, m->count, (uint32_t)(j * k->b), (uint32_t)s, k->vis, k->level, k->pred,
 				bmp_of(k, j), lvl);
 		CU_LAUNCHED();
-		any = 1;
 	}
+	/* nothing arrived: the step's counts stand, and the device has no work
+	 * unless the row peers read the visited block */
+	const int vis_out = k->o.bottom_up && k->g.C > 1;
 	if (any) {
-		if ((error = count_bitmaps(k, j, 1)))
-			return error;
-		CU(cudaMemcpyAsync(k->h_cnt + j, k->cnt + j, 4, cudaMemcpyDeviceToHost, k->st));
-		CU(cudaStreamSynchronize(k->st));
-		k->nfront = k->h_cnt[j];
+		/* the new frontier's size and degrees, for the termination test
+		 * and the direction rule */
+		CU(cudaMemsetAsync(k->dstat, 0, 2 * 8, k->st));
+		k_front_stats<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(bmp_of(k, j), k->bw, k->tdeg,
+		                                                        k->dstat);
+		CU_LAUNCHED();
+		CU(cudaMemcpyAsync(k->h_stat, k->dstat, 2 * 8, cudaMemcpyDeviceToHost, k->st));
 	}
-	*front_out = k->nfront;
+	if (vis_out && (error = export_visited(k)))
+		return error;
+	if (any || vis_out)
+		CU(cudaStreamSynchronize(k->st));
+	if (any) {
+		k->nfront = (int64_t)k->h_stat[0];
+		k->own_degree = (int64_t)k->h_stat[1];
+	}
+	st->front = k->nfront;
+	st->degree = k->own_degree;
 	return 0;
 }
 
@@ -1126,99 +1732,6 @@ static int cu_peer_send(void *p, int dir, const b2_msg *out, int n, int me)
 	return 0;
 }
 
-/* ---- pull mode: one level without host round trips inside ----------------
- * Level lvl writes the discovery bitmaps of set lvl & 1; the frontier it
- * expands is the own-column bitmap of the other set, on this rank and, read
- * in place, on its column peers. After the expansion the row peers are
- * signalled; once they have signalled too, the update reads their
- * discovery bitmaps for this grid column in place. Why no copy can be
- * overwritten early: a rank writes a set again only two levels later, and
- * every rank has finished each level (search.c's allgather of the frontier
- * sizes) before any starts the next. Events time the phases. */
-static int pull_events(cu_bk *k, int lvl)
-{
-	int need = lvl * PULL_EV;
-	if (need <= k->nev)
-		return 0;
-	int cap = need < 64 * PULL_EV ? 64 * PULL_EV : 2 * need;
-	cudaEvent_t *ev = (cudaEvent_t *)realloc(k->ev, (size_t)cap * sizeof *ev);
-	if (!ev)
-		return b2_err(B2_EIO_, "out of host memory for CUDA events");
-	k->ev = ev;
-	for (; k->nev < cap; k->nev++)
-		CU(cudaEventCreate(&k->ev[k->nev]));
-	return 0;
-}
-
-static int cu_pull_level(void *p, int lvl, const int64_t *ncol, int64_t *front)
-{
-	cu_bk *k = (cu_bk *)p;
-	int error = 0;
-	const int R = k->g.R, C = k->g.C, i = k->g.i, j = k->g.j, cur = lvl & 1, prev = cur ^ 1;
-	if ((error = pull_events(k, lvl)))
-		return error;
-	cudaEvent_t *ev = k->ev + (size_t)(lvl - 1) * PULL_EV;
-	const unsigned epoch = ++k->epoch;
-	/* the columns unpacked are counted in afcnt (zeroed by begin, then by
-	 * each level's update for the next) */
-	unsigned *afcnt = k->tmpcnt + C;
-	CU(cudaEventRecord(ev[0], k->st));
-	/* expand exchange: the grid column's frontiers, read where they are */
-	Sources src;
-	int nsrc = 0;
-	int64_t n = 0;
-	for (int s = 0; s < R; s++) {
-		if (ncol[s] == 0)
-			continue;
-		src.bmp[nsrc] = s == i ? bmp_set(k, prev, j)
-		                       : k->peer_bmp[B2_DIR_EXPAND][s] + bmp_off(k, prev, j);
-		src.tag[nsrc++] = (uint32_t)(s * k->b);
-		n += ncol[s];
-	}
-	if (nsrc) {
-		k_unpack<<<dim3(blocks_for(k, k->bw), nsrc), TPB, 0, k->st>>>(
-			src, k->bw, k->af, k->deg, k->colptr, afcnt, NULL, 0);
-		CU_LAUNCHED();
-	}
-	CU(cudaEventRecord(ev[1], k->st));
-	CU(cudaMemsetAsync(bmp_set(k, cur, 0), 0, bmp_off(k, 1, 0) * 4, k->st));
-	if ((error = expand_columns(k, n, lvl, cur)))
-		return error;
-	if (C > 1) {
-		k_signal<<<1, PULL_MAX, 0, k->st>>>(k->sig, C, epoch);
-		CU_LAUNCHED();
-	}
-	CU(cudaEventRecord(ev[2], k->st));
-	/* fold exchange (the wait for the row peers) and update from their
-	 * discovery bitmaps, in place, in one kernel that also counts the new
-	 * frontier for the host */
-	nsrc = 0;
-	for (int c = 0; c < C; c++) {
-		if (c == j)
-			continue;
-		src.bmp[nsrc] = k->peer_bmp[B2_DIR_FOLD][c] + bmp_off(k, cur, j);
-		src.tag[nsrc++] = (uint32_t)c;
-	}
-	PullFold pf;
-	pf.flags = C > 1 ? k->flags : NULL;
-	pf.n = C;
-	pf.self = j;
-	pf.epoch = epoch;
-	pf.wait_ns = k->wait_ns + (lvl <= PULL_LEVELS ? lvl - 1 : PULL_LEVELS);
-	pf.count = k->tmpcnt + C + 1;
-	pf.done = k->tmpcnt + C + 2;
-	pf.reset = afcnt;
-	pf.host_count = k->d_hfront;
-	k_update_words<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(
-		src, nsrc, k->bw, (uint32_t)(j * k->b), k->vis, k->level, k->pred, bmp_set(k, cur, j), lvl,
-		pf);
-	CU_LAUNCHED();
-	CU(cudaEventRecord(ev[3], k->st));
-	CU(cudaStreamSynchronize(k->st));
-	*front = k->nfront = *(volatile unsigned *)k->h_hfront;
-	return 0;
-}
-
 /* Device time of the last search's nlev pull levels: ph[0..3] = expand
  * exchange, expansion, fold exchange (the update kernel's wait), update;
  * *span = all; per level (lv, 5 per level, when not NULL) the same four
@@ -1273,8 +1786,9 @@ static int cu_degree_sum(void *p, int64_t *sum)
 extern "C" {
 const b2_backend b2_cuda_backend = {
 	"cuda", cu_create, cu_destroy, cu_host_alloc, cu_host_free, cu_begin, cu_front_msg,
-	cu_stage_in, cu_expand, cu_fold_msgs, cu_update, cu_resolve_bufs, cu_resolve, cu_pred,
-	cu_degree_sum, cu_peer_export, cu_peer_open, cu_peer_send, cu_pull_level, cu_pull_phases,
+	cu_stage_in, cu_visited_bufs, cu_visited_in, cu_expand, cu_fold_msgs, cu_update,
+	cu_resolve_bufs, cu_resolve, cu_pred, cu_degree_sum, cu_peer_export, cu_peer_open,
+	cu_peer_send, cu_pull_mode, cu_pull_phases,
 };
 
 int b2_cuda_device_count(void)

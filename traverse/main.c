@@ -3,7 +3,8 @@
  *
  *   bfs-gpu part.h5 [-n NROOTS] [--seed S] [--backend auto|cuda|cpu]
  *           [--bitmap auto|on|off] [--edges-per-thread K]
- *           [--keep-pred all|none|K] [--warmup W] [--ipc auto|push|off] -o bfs.h5
+ *           [--keep-pred all|none|K] [--warmup W] [--ipc auto|push|off]
+ *           [--direction auto|top-down|bottom-up] [--alpha A] [--beta B] -o bfs.h5
  *
  * Reads the rank's own CSC block and the degrees of its own vertices from
  * the partition file, draws the roots (FORMATS.md "BFS file"), runs warm-up
@@ -39,6 +40,12 @@ static const char help[] =
 	"                           within the node; push copies each message GPU to\n"
 	"                           GPU where an exchange is within the node; off: MPI\n"
 	"                           through pinned host buffers everywhere\n"
+	"      --direction D        auto (default: Beamer's rule per level), top-down, or\n"
+	"                           bottom-up (every level; a testing mode)\n"
+	"      --alpha A            go bottom-up when the frontier's edges exceed 1/A of\n"
+	"                           the unexplored edges (default 15)\n"
+	"      --beta B             go back top-down when the frontier shrinks below N/B\n"
+	"                           vertices (default 18)\n"
 	"  -o, --output FILE        the BFS file (required)\n"
 	"  -v, --verbose            per-search times on stderr; -q, --quiet\n"
 	"  -h, --help; -V, --version\n"
@@ -52,8 +59,9 @@ typedef struct opts {
 	int64_t nroots, ept, keep, warmup; /* keep: -1 all */
 	uint64_t seed;
 	const char *backend;
-	int bitmap, ipc;
-	const char *bitmap_s;
+	int bitmap, ipc, direction;
+	double alpha, beta;
+	const char *bitmap_s, *direction_s;
 } opts;
 
 static int parse(opts *o, int argc, char **argv)
@@ -65,9 +73,11 @@ static int parse(opts *o, int argc, char **argv)
 		{"backend", required_argument, 0, 2}, {"bitmap", required_argument, 0, 3},
 		{"edges-per-thread", required_argument, 0, 4}, {"keep-pred", required_argument, 0, 5},
 		{"warmup", required_argument, 0, 6}, {"ipc", required_argument, 0, 7},
-		B2_STD_LONGOPTS, {0, 0, 0, 0}};
+		{"direction", required_argument, 0, 8}, {"alpha", required_argument, 0, 9},
+		{"beta", required_argument, 0, 10}, B2_STD_LONGOPTS, {0, 0, 0, 0}};
 	o->nroots = 64; o->seed = 1; o->backend = "auto"; o->bitmap = B2_BITMAP_AUTO;
 	o->bitmap_s = "auto"; o->ept = 4; o->keep = -1; o->warmup = 1; o->ipc = B2_IPC_AUTO;
+	o->direction = B2_DIRECTION_AUTO; o->direction_s = "auto"; o->alpha = 15; o->beta = 18;
 	while ((c = getopt_long(argc, argv, "n:" B2_STD_SHORTOPTS, lo, NULL)) != -1) {
 		switch (c) {
 		case 'n': B2_TRY(b2_parse_i64(&o->nroots, optarg, "--nroots", 1, 4096)); break;
@@ -101,6 +111,15 @@ static int parse(opts *o, int argc, char **argv)
 			else if (!strcmp(optarg, "off")) o->ipc = B2_IPC_OFF;
 			else return b2_usage_err("--ipc: expected auto, push or off, got '%s'", optarg);
 			break;
+		case 8:
+			if (!strcmp(optarg, "auto")) o->direction = B2_DIRECTION_AUTO;
+			else if (!strcmp(optarg, "top-down")) o->direction = B2_DIRECTION_TOP_DOWN;
+			else if (!strcmp(optarg, "bottom-up")) o->direction = B2_DIRECTION_BOTTOM_UP;
+			else return b2_usage_err("--direction: expected auto, top-down or bottom-up, got '%s'", optarg);
+			o->direction_s = optarg;
+			break;
+		case 9: B2_TRY(b2_parse_double(&o->alpha, optarg, "--alpha", 1e-3, 1e9)); break;
+		case 10: B2_TRY(b2_parse_double(&o->beta, optarg, "--beta", 1e-3, 1e9)); break;
 		default:
 			error = b2_std_option(&std, c, optarg, help);
 			if (error == -1)
@@ -325,6 +344,59 @@ static int write_pred_row(hid_t d, int64_t q, int64_t v0, int64_t n, const int64
 	return error;
 }
 
+/* One search's per-level records (search.h), kept until the output, then
+ * laid out as [searches][levels] tables padded past each search's end
+ * (frontier 0, direction -1, nothing examined, no time). */
+typedef struct level_rows {
+	int64_t n;
+	int64_t *front, *exam;
+	signed char *dir;
+	double *time;
+} level_rows, level_table;
+
+static void level_rows_free(level_rows *r)
+{
+	free(r->front); free(r->exam); free(r->dir); free(r->time);
+	memset(r, 0, sizeof *r);
+}
+
+static int keep_levels(level_rows *r, const b2_search *s)
+{
+	int error = 0;
+	size_t n = (size_t)s->nlevels;
+	r->n = s->nlevels;
+	B2_TRY(b2_alloc(&r->front, n * 8, "level records"));
+	B2_TRY(b2_alloc(&r->exam, n * 8, "level records"));
+	B2_TRY(b2_alloc(&r->dir, n, "level records"));
+	B2_TRY(b2_alloc(&r->time, n * 8, "level records"));
+	memcpy(r->front, s->fsize, n * 8);
+	memcpy(r->exam, s->lexam, n * 8);
+	memcpy(r->dir, s->ldir, n);
+	memcpy(r->time, s->ltime, n * 8);
+done:
+	return error;
+}
+
+static int level_table_make(level_table *t, const level_rows *rows, int64_t nroots, int64_t width)
+{
+	int error = 0;
+	size_t cells = (size_t)nroots * (size_t)width + 1;
+	B2_TRY(b2_calloc(&t->front, cells, 8, "level tables"));
+	B2_TRY(b2_calloc(&t->exam, cells, 8, "level tables"));
+	B2_TRY(b2_alloc(&t->dir, cells, "level tables"));
+	B2_TRY(b2_calloc(&t->time, cells, 8, "level tables"));
+	memset(t->dir, -1, cells);
+	for (int64_t q = 0; q < nroots; q++) {
+		size_t at = (size_t)(q * width), n = (size_t)rows[q].n;
+		memcpy(t->front + at, rows[q].front, n * 8);
+		memcpy(t->exam + at, rows[q].exam, n * 8);
+		memcpy(t->dir + at, rows[q].dir, n);
+		memcpy(t->time + at, rows[q].time, n * 8);
+	}
+done:
+	return error;
+}
+
 static int pick_backend(const b2_backend **be, int *device, int *shared, char *devname,
                         size_t dn, const char *want)
 {
@@ -382,7 +454,9 @@ int main(int argc, char **argv)
 	int have_search = 0, device = -1, shared = 0;
 	char devname[256];
 	int64_t *roots = NULL, nroots = 0, *nedge = NULL, *visited = NULL, *kept = NULL, nkept = 0;
-	int64_t *fsz = NULL, maxlev = 1, *pred = NULL;
+	int64_t maxlev = 1, *pred = NULL;
+	level_rows *lrows = NULL;
+	level_table lt = {0};
 	double *times = NULL, *phases = NULL;
 	b2_h5out out = {.file = -1};
 	int out_open = 0;
@@ -395,6 +469,7 @@ int main(int argc, char **argv)
 	b2_debug("read %s in %.3f s", o.part, b2_now() - tl0);
 	B2_TRY(pick_backend(&be, &device, &shared, devname, sizeof devname, o.backend));
 	b2_bkopts bo = {
+		.bottom_up = o.direction != B2_DIRECTION_TOP_DOWN,
 		.edges_per_thread = (int)o.ept,
 		.pack_front = g.R > 1 && o.bitmap != B2_BITMAP_OFF,
 		.pack_fold = g.C > 1 && o.bitmap != B2_BITMAP_OFF,
@@ -403,7 +478,9 @@ int main(int argc, char **argv)
 	};
 	error = be->create(&bk, &g, &bo);
 	B2_TRY(b2_agree(error, MPI_COMM_WORLD));
-	B2_TRY(b2_search_init(&s, be, bk, &g, o.bitmap, o.ipc, shared));
+	b2_search_opts so = {.bitmap_mode = o.bitmap, .ipc = o.ipc, .gpus_shared = shared,
+	                     .direction = o.direction, .alpha = o.alpha, .beta = o.beta};
+	B2_TRY(b2_search_init(&s, be, bk, &g, &so));
 	have_search = 1;
 	/* the CUDA backend keeps its own copy of the graph */
 	if (be != &b2_cpu_backend) {
@@ -424,7 +501,7 @@ int main(int argc, char **argv)
 	B2_TRY(b2_calloc(&kept, (size_t)nkept + 1, 8, "results"));
 	B2_TRY(b2_calloc(&times, (size_t)nroots + 1, 8, "results"));
 	B2_TRY(b2_calloc(&phases, (size_t)nroots * B2_NPHASES + 1, 8, "results"));
-	B2_TRY(b2_calloc(&fsz, 1, 8, "results"));
+	B2_TRY(b2_calloc(&lrows, (size_t)nroots + 1, sizeof *lrows, "results"));
 	B2_TRY(b2_calloc(&pred, (size_t)g.b, 8, "predecessors"));
 
 	b2_debug("loaded in %.3f s, roots drawn at %.3f s", load_time, b2_now() - tl0);
@@ -455,25 +532,8 @@ int main(int argc, char **argv)
 		for (int64_t l = 0; l < s.nlevels; l++)
 			vis += s.fsize[l];
 		visited[q] = vis;
-		if (s.nlevels > maxlev) {
-			int64_t *f = realloc(fsz, (size_t)nroots * (size_t)s.nlevels * 8);
-			if (!f)
-				B2_FAIL(B2_EIO, "out of host memory for frontier sizes");
-			/* re-lay rows of the old width into the new width */
-			for (int64_t r = q - 1; r >= 0; r--) {
-				memmove(f + r * s.nlevels, f + r * maxlev, (size_t)maxlev * 8);
-				memset(f + r * s.nlevels + maxlev, 0, (size_t)(s.nlevels - maxlev) * 8);
-			}
-			fsz = f;
-			maxlev = s.nlevels;
-		} else if (q == 0) {
-			int64_t *f = realloc(fsz, (size_t)nroots * (size_t)maxlev * 8);
-			if (!f)
-				B2_FAIL(B2_EIO, "out of host memory for frontier sizes");
-			fsz = f;
-		}
-		memset(fsz + q * maxlev, 0, (size_t)maxlev * 8);
-		memcpy(fsz + q * maxlev, s.fsize, (size_t)s.nlevels * 8);
+		B2_TRY(keep_levels(&lrows[q], &s));
+		maxlev = s.nlevels > maxlev ? s.nlevels : maxlev;
 		if (q < nkept) {
 			kept[q] = q;
 			B2_TRY(be->pred(bk, pred));
@@ -498,7 +558,11 @@ int main(int argc, char **argv)
 		B2_TRY(put_small(f, "/nedge", H5T_NATIVE_INT64, 1, d1, nedge));
 		B2_TRY(put_small(f, "/visited", H5T_NATIVE_INT64, 1, d1, visited));
 		B2_TRY(put_small(f, "/phase_time", H5T_NATIVE_DOUBLE, 2, d2, phases));
-		B2_TRY(put_small(f, "/frontier_size", H5T_NATIVE_INT64, 2, d3, fsz));
+		B2_TRY(level_table_make(&lt, lrows, nroots, maxlev));
+		B2_TRY(put_small(f, "/frontier_size", H5T_NATIVE_INT64, 2, d3, lt.front));
+		B2_TRY(put_small(f, "/level_direction", H5T_NATIVE_SCHAR, 2, d3, lt.dir));
+		B2_TRY(put_small(f, "/edges_examined", H5T_NATIVE_INT64, 2, d3, lt.exam));
+		B2_TRY(put_small(f, "/level_time", H5T_NATIVE_DOUBLE, 2, d3, lt.time));
 		B2_TRY(put_small(f, "/kept", H5T_NATIVE_INT64, 1, dk, kept));
 		/* device names: "P x NAME" when all ranks agree */
 		char all[256] = "", devs[512];
@@ -524,6 +588,9 @@ int main(int argc, char **argv)
 		B2_TRY(b2_attr_put_i64(f, "nroots", o.nroots));
 		B2_TRY(b2_attr_put_str(f, "bitmap", o.bitmap_s));
 		B2_TRY(b2_attr_put_i64(f, "edges_per_thread", o.ept));
+		B2_TRY(b2_attr_put_str(f, "direction", o.direction_s));
+		B2_TRY(b2_attr_put_f64(f, "alpha", o.alpha));
+		B2_TRY(b2_attr_put_f64(f, "beta", o.beta));
 		B2_TRY(b2_attr_put_strv(f, "phase_names", b2_phase_names, B2_NPHASES));
 		B2_TRY(b2_attr_put_i64(f, "warmup", o.warmup));
 		int64_t msgs[2] = {s.bitmap_msgs, s.list_msgs};
@@ -562,6 +629,10 @@ done:
 	free(g.col_ptr); free(g.row_idx); free(g.tdeg);
 	free(pi.edges_file);
 	free(roots); free(nedge); free(visited); free(kept); free(times); free(phases);
-	free(fsz); free(pred);
+	free(pred);
+	for (int64_t q = 0; lrows && q < nroots; q++)
+		level_rows_free(&lrows[q]);
+	free(lrows);
+	level_rows_free(&lt);
 	return b2_finish(error);
 }

@@ -1,10 +1,16 @@
-/* search.c — the level loop of the paper's Algorithm 3 on one rank:
- *   expand exchange (grid column) -> frontier expansion -> fold exchange
- *   (grid row) -> frontier update -> termination (allreduce),
- * then the deferred predecessor resolution (one exchange along the grid row).
- * The backend does the local work; this file only moves messages and times
- * the phases. With CUDA, what the host sees per level is messages and
- * counts, nothing else. */
+/* search.c — the level loop of the paper's Algorithm 3 on one rank, with
+ * Beamer's direction optimization. A level is:
+ *   1. the direction decision (the same on every rank: from global counts),
+ *   2. the exchanges before the local step: the expand exchange along the
+ *      grid column and, bottom-up, the rows' visited state along the row,
+ *   3. the local step, top-down or bottom-up (the backend),
+ *   4. the fold exchange along the grid row,
+ *   5. the frontier update, then the termination test (one collective that
+ *      also carries the next decision's counts).
+ * Then the deferred predecessor resolution (one exchange along the row).
+ * How messages move (MPI through host buffers, CUDA IPC copies, or pull
+ * mode, where the backend reads the peers' bitmaps in place and the host
+ * waits once per level) is the exchanges' business, not the loop's. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,12 +18,13 @@
 #include "search.h"
 
 const char *const b2_phase_names[B2_NPHASES] = {
-	"expand_exchange", "frontier_expansion", "fold_exchange",
-	"frontier_update", "termination", "pred_resolution",
+	[B2_PH_EXPAND_XCHG] = "expand_exchange", [B2_PH_EXPANSION] = "frontier_expansion",
+	[B2_PH_FOLD_XCHG] = "fold_exchange",     [B2_PH_UPDATE] = "frontier_update",
+	[B2_PH_TERMINATION] = "termination",     [B2_PH_PRED] = "pred_resolution",
 };
 
 int b2_search_init(b2_search *s, const b2_backend *be, void *bk, const b2_graph *g,
-                   int bitmap_mode, int ipc, int gpus_shared)
+                   const b2_search_opts *o)
 {
 	int error = 0;
 	memset(s, 0, sizeof *s);
@@ -25,7 +32,10 @@ int b2_search_init(b2_search *s, const b2_backend *be, void *bk, const b2_graph 
 	s->bk = bk;
 	s->R = g->R; s->C = g->C; s->i = g->i; s->j = g->j;
 	s->N = g->N; s->b = g->b;
-	s->bitmap_mode = bitmap_mode;
+	s->bitmap_mode = o->bitmap_mode;
+	s->direction = o->direction;
+	s->alpha = o->alpha;
+	s->beta = o->beta;
 	s->row = s->col = MPI_COMM_NULL;
 	B2_TRY(b2_mpi_ok(MPI_Comm_split(MPI_COMM_WORLD, g->i, g->j, &s->row), "MPI_Comm_split"));
 	B2_TRY(b2_mpi_ok(MPI_Comm_split(MPI_COMM_WORLD, g->j, g->i, &s->col), "MPI_Comm_split"));
@@ -35,25 +45,39 @@ int b2_search_init(b2_search *s, const b2_backend *be, void *bk, const b2_graph 
 	B2_TRY(b2_calloc(&s->cnt, (size_t)g->C, sizeof *s->cnt, "counters"));
 	s->cap_levels = 64;
 	B2_TRY(b2_calloc(&s->fsize, (size_t)s->cap_levels, 8, "frontier sizes"));
+	B2_TRY(b2_calloc(&s->ldir, (size_t)s->cap_levels, 1, "level directions"));
+	B2_TRY(b2_calloc(&s->lexam, (size_t)s->cap_levels, 8, "edges examined"));
+	B2_TRY(b2_calloc(&s->ltime, (size_t)s->cap_levels, 8, "level times"));
+	for (int64_t x = 0; x < g->b; x++)
+		s->total_degree += g->tdeg[x];
+	B2_TRY(b2_mpi_ok(MPI_Allreduce(MPI_IN_PLACE, &s->total_degree, 1, MPI_INT64_T, MPI_SUM,
+	                               MPI_COMM_WORLD), "MPI_Allreduce (degrees)"));
 	B2_TRY(b2_xchg_init(&s->expand, s->col, b2_msg_words(g->b), be, bk, B2_DIR_EXPAND,
-	                    ipc != B2_IPC_OFF));
+	                    o->ipc != B2_IPC_OFF));
 	B2_TRY(b2_xchg_init(&s->fold, s->row, b2_msg_words(g->b), be, bk, B2_DIR_FOLD,
-	                    ipc != B2_IPC_OFF));
+	                    o->ipc != B2_IPC_OFF));
 	/* pull mode: every exchange device-direct, and decided by all ranks
 	 * together (their level loops must match) */
-	int pull = ipc == B2_IPC_AUTO && !gpus_shared && be->pull_level &&
-	           bitmap_mode != B2_BITMAP_OFF && g->R * g->C > 1 &&
+	int pull = o->ipc == B2_IPC_AUTO && !o->gpus_shared && be->pull_mode &&
+	           o->bitmap_mode != B2_BITMAP_OFF && g->R * g->C > 1 &&
 	           g->R <= B2_PULL_MAX && g->C <= B2_PULL_MAX &&
 	           (g->R == 1 || s->expand.peer) && (g->C == 1 || s->fold.peer);
 	s->pull = !b2_agree(!pull, MPI_COMM_WORLD);
-	if (s->pull) {
-		B2_TRY(b2_calloc(&s->allfront, (size_t)g->R * (size_t)g->C, 8, "frontier sizes"));
-		B2_TRY(b2_calloc(&s->ncol, (size_t)g->R, 8, "frontier sizes"));
-		if (getenv("B2_TRACE_LEVELS"))
-			B2_TRY(b2_calloc(&s->trace, B2_TRACE_LEVELS, sizeof(double), "level trace"));
-	}
+	if (s->pull)
+		B2_TRY(be->pull_mode(bk, 1));
+	B2_TRY(b2_calloc(&s->stats, 3 * (size_t)g->R * (size_t)g->C, 8, "level counts"));
+	B2_TRY(b2_calloc(&s->ncol, (size_t)g->R, 8, "frontier sizes"));
+	s->trace = getenv("B2_TRACE_LEVELS") != NULL;
 done:
 	return b2_agree(error, MPI_COMM_WORLD);
+}
+
+/* Inside a search the peers may wait for this rank mid-level: an error ends
+ * the job with its code. */
+static void check(int error)
+{
+	if (error)
+		MPI_Abort(MPI_COMM_WORLD, error);
 }
 
 static int want_bitmap(const b2_search *s, int64_t count)
@@ -66,131 +90,168 @@ static int want_bitmap(const b2_search *s, int64_t count)
 	return 32 * count > s->b;
 }
 
-static void die(int error)
+static int grow(void *pp, int64_t n, size_t size)
 {
-	if (error)
-		MPI_Abort(MPI_COMM_WORLD, error);
+	void *q = realloc(*(void **)pp, (size_t)n * size);
+	if (!q)
+		return b2_err(B2_EIO, "out of host memory for the level records");
+	*(void **)pp = q;
+	return 0;
 }
 
+/* Frontier size of the level just found (global), with room for the
+ * records of the step that will expand it. */
 static void note_level(b2_search *s, int64_t global)
 {
-	if (s->nlevels == s->cap_levels) {
-		int64_t *f = realloc(s->fsize, (size_t)s->cap_levels * 2 * 8);
-		if (!f)
-			die(b2_err(B2_EIO, "out of host memory for frontier sizes"));
-		s->fsize = f;
-		s->cap_levels *= 2;
+	if (s->nlevels + 1 >= s->cap_levels) {
+		int64_t cap = s->cap_levels * 2;
+		check(grow(&s->fsize, cap, 8));
+		check(grow(&s->ldir, cap, 1));
+		check(grow(&s->lexam, cap, 8));
+		check(grow(&s->ltime, cap, 8));
+		s->cap_levels = cap;
 	}
 	s->fsize[s->nlevels++] = global;
 }
 
-/* The levels with messages (MPI, or copies GPU to GPU), each phase timed on
- * the host; nfront starts as 1 on the root's owner. */
-static void run_messages(b2_search *s, int mine)
+/* 1. Beamer's rule (as gapbs applies it), from the global frontier size nf
+ * and the frontier's degree sum deg: go bottom-up when the frontier's
+ * edges exceed 1/alpha of the unexplored ones; go back top-down when the
+ * frontier shrinks below N/beta. The first level after leaving bottom-up
+ * is top-down regardless, so that the decision does not flap. */
+static int decide(b2_search *s, int lvl, int64_t nf, int64_t deg)
+{
+	if (s->direction != B2_DIRECTION_AUTO)
+		return s->direction == B2_DIRECTION_BOTTOM_UP ? B2_BOTTOM_UP : B2_TOP_DOWN;
+	if (lvl == 1) {
+		s->dir = B2_TOP_DOWN;
+		s->fresh = 0;
+		s->to_check = s->total_degree;
+	} else if (s->dir == B2_BOTTOM_UP) {
+		if (nf < s->prev_front && (double)nf * s->beta <= (double)s->N) {
+			s->dir = B2_TOP_DOWN;
+			s->fresh = 1;
+		}
+	} else if (!s->fresh && (double)deg * s->alpha > (double)s->to_check) {
+		s->dir = B2_BOTTOM_UP;
+	} else {
+		s->fresh = 0;
+	}
+	if (s->dir == B2_TOP_DOWN)
+		s->to_check -= deg;
+	s->prev_front = nf;
+	return s->dir;
+}
+
+/* 2a. The expand exchange: the frontier of every grid-column peer. Pull
+ * mode moves no data here: the backend reads the column peers' bitmaps in
+ * place, knowing their sizes from the last termination test. */
+static void expand_exchange(b2_search *s, int64_t nfront)
 {
 	const b2_backend *be = s->be;
-	void *bk = s->bk;
-	int64_t nfront = mine, global = 1;
-	double t[6];
-	for (int lvl = 1;; lvl++) {
-		t[0] = b2_now();
-		if (s->R > 1) {
-			b2_msg m;
-			int bm = want_bitmap(s, nfront);
-			die(be->front_msg(bk, bm, &m));
-			for (int p = 0; p < s->R; p++)
-				s->out[p] = m;
-			s->bitmap_msgs += bm;
-			s->list_msgs += !bm;
-			die(b2_xchg_round(&s->expand, s->out, s->b));
-		}
-		die(be->stage_in(bk, B2_DIR_EXPAND, s->expand.in, s->R, s->i));
-		t[1] = b2_now();
-		die(be->expand(bk, lvl, s->cnt));
-		t[2] = b2_now();
-		if (s->C > 1) {
-			for (int c = 0; c < s->C; c++) {
-				s->use_bitmap[c] = want_bitmap(s, s->cnt[c]);
-				if (c != s->j) {
-					s->bitmap_msgs += s->use_bitmap[c];
-					s->list_msgs += !s->use_bitmap[c];
-				}
-			}
-			die(be->fold_msgs(bk, s->use_bitmap, s->out));
-			die(b2_xchg_round(&s->fold, s->out, s->b));
-		}
-		die(be->stage_in(bk, B2_DIR_FOLD, s->fold.in, s->C, s->j));
-		t[3] = b2_now();
-		die(be->update(bk, lvl, &nfront));
-		t[4] = b2_now();
-		die(b2_mpi_ok(MPI_Allreduce(&nfront, &global, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD),
-		              "MPI_Allreduce"));
-		t[5] = b2_now();
-		for (int p = 0; p < 5; p++)
-			s->phase[p] += t[p + 1] - t[p];
-		if (global == 0)
-			break;
-		note_level(s, global);
-	}
-}
-
-/* Pull mode: the backend runs each level on the device; the host's only
- * part is one allgather of the ranks' new frontier sizes, which ends the
- * level for everyone and gives the termination test and the column peers'
- * sizes for the next expansion. Every peer bitmap read counts as a bitmap
- * message. */
-static void run_pull(b2_search *s, int64_t root_block)
-{
-	const int R = s->R, C = s->C;
-	int lvl;
-	/* every rank's begin is done before a peer reads its frontier bitmap */
-	die(b2_mpi_ok(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier"));
-	memset(s->ncol, 0, (size_t)R * 8);
-	if (root_block / R == s->j)
-		s->ncol[root_block % R] = 1;
-	s->pull_wall = 0;
-	for (lvl = 1;; lvl++) {
-		int64_t nfront = 0, global = 0;
-		double t0 = b2_now();
-		die(s->be->pull_level(s->bk, lvl, s->ncol, &nfront));
-		for (int p = 0; p < R; p++)
+	if (s->pull) {
+		b2_msg in[B2_PULL_MAX];
+		for (int p = 0; p < s->R; p++) {
+			in[p] = (b2_msg){NULL, s->ncol[p], 1};
 			s->bitmap_msgs += p != s->i && s->ncol[p] > 0;
-		s->bitmap_msgs += C - 1;
-		die(b2_mpi_ok(MPI_Allgather(&nfront, 1, MPI_INT64_T, s->allfront, 1, MPI_INT64_T,
-		                            MPI_COMM_WORLD),
-		              "MPI_Allgather (frontier sizes)"));
-		double dt = b2_now() - t0;
-		s->pull_wall += dt;
-		if (s->trace && lvl <= B2_TRACE_LEVELS)
-			s->trace[lvl - 1] = dt;
-		for (int p = 0; p < R * C; p++)
-			global += s->allfront[p];
-		for (int p = 0; p < R; p++)
-			s->ncol[p] = s->allfront[p * C + s->j];
-		if (global == 0)
-			break;
-		note_level(s, global);
+		}
+		check(be->stage_in(s->bk, B2_DIR_EXPAND, in, s->R, s->i));
+		return;
 	}
-	s->pull_levels = lvl;
+	if (s->R > 1) {
+		b2_msg m;
+		int bm = want_bitmap(s, nfront);
+		check(be->front_msg(s->bk, bm, &m));
+		for (int p = 0; p < s->R; p++)
+			s->out[p] = m;
+		s->bitmap_msgs += bm;
+		s->list_msgs += !bm;
+		check(b2_xchg_round(&s->expand, s->out, s->b));
+	}
+	check(be->stage_in(s->bk, B2_DIR_EXPAND, s->expand.in, s->R, s->i));
 }
 
-/* After the timed part: the device phases of pull mode; what the device did
- * not spend in a phase (waiting for the level's end, the allgather) is the
- * termination's part. B2_TRACE_LEVELS (environment) prints them per level
- * on rank 0. */
-static void pull_phases(b2_search *s)
+/* 2b. Bottom-up needs the visited state of every local row: the row's
+ * owners (grid-row peers) send their own block of the visited bitmap;
+ * device-direct exchanges read them in place. */
+static void visited_exchange(b2_search *s)
+{
+	const b2_backend *be = s->be;
+	uint32_t *send = NULL, *recv = NULL;
+	if (s->C == 1)
+		return;
+	if (s->fold.peer) {
+		check(be->visited_in(s->bk, NULL));
+		return;
+	}
+	int bw = (int)b2_bmp_words(s->b);
+	check(be->visited_bufs(s->bk, &send, &recv));
+	check(b2_mpi_ok(MPI_Allgather(send, bw, MPI_UINT32_T, recv, bw, MPI_UINT32_T, s->row),
+	                "MPI_Allgather (visited blocks)"));
+	check(be->visited_in(s->bk, recv));
+}
+
+/* 4. The fold exchange: discoveries to their owners along the grid row.
+ * In pull mode the row peers were signalled on the device by the step, and
+ * the update reads their bitmaps in place. */
+static void fold_exchange(b2_search *s)
+{
+	const b2_backend *be = s->be;
+	if (s->pull) {
+		s->bitmap_msgs += s->C - 1;
+		return;
+	}
+	if (s->C > 1) {
+		for (int c = 0; c < s->C; c++) {
+			s->use_bitmap[c] = want_bitmap(s, s->cnt[c]);
+			if (c != s->j) {
+				s->bitmap_msgs += s->use_bitmap[c];
+				s->list_msgs += !s->use_bitmap[c];
+			}
+		}
+		check(be->fold_msgs(s->bk, s->use_bitmap, s->out));
+		check(b2_xchg_round(&s->fold, s->out, s->b));
+	}
+	check(be->stage_in(s->bk, B2_DIR_FOLD, s->fold.in, s->C, s->j));
+}
+
+/* 5b. Termination: the level's frontier size, degree sum and edges
+ * examined, summed over all ranks (pull mode gathers them per rank: the
+ * next expansion needs the column peers' frontier sizes). */
+static void terminate(b2_search *s, b2_level_stats *st)
+{
+	int64_t mine[3] = {st->front, st->degree, st->examined}, sum[3] = {0, 0, 0};
+	if (!s->pull) {
+		check(b2_mpi_ok(MPI_Allreduce(mine, sum, 3, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD),
+		                "MPI_Allreduce (termination)"));
+	} else {
+		const int P = s->R * s->C;
+		check(b2_mpi_ok(MPI_Allgather(mine, 3, MPI_INT64_T, s->stats, 3, MPI_INT64_T,
+		                              MPI_COMM_WORLD), "MPI_Allgather (termination)"));
+		for (int p = 0; p < P; p++)
+			for (int x = 0; x < 3; x++)
+				sum[x] += s->stats[3 * p + x];
+		for (int p = 0; p < s->R; p++)
+			s->ncol[p] = s->stats[3 * (p * s->C + s->j)];
+	}
+	*st = (b2_level_stats){sum[0], sum[1], sum[2]};
+}
+
+/* After the timed part, pull mode: the phases' device times; what the
+ * device did not spend in a phase (waiting for the level's end, the
+ * allgather) is the termination's part. */
+static void pull_phases(b2_search *s, double wall)
 {
 	double span = 0, lv[5 * B2_TRACE_LEVELS];
-	int n = (int)s->pull_levels;
-	die(s->be->pull_phases(s->bk, n, s->phase, &span, s->trace && n <= B2_TRACE_LEVELS ? lv : NULL));
-	s->phase[4] = s->pull_wall > span ? s->pull_wall - span : 0;
-	if (!s->trace || n > B2_TRACE_LEVELS || b2_rank != 0)
-		return;
-	for (int l = 0; l < n; l++)
-		fprintf(stderr, "level %2d  frontier %10lld  xexp %7.1f  exp %7.1f  xfold %7.1f  upd %7.1f  device %7.1f  host %7.1f us\n",
-		        l + 1, (long long)(l + 1 < s->nlevels ? s->fsize[l + 1] : 0), lv[5 * l] * 1e6,
-		        lv[5 * l + 1] * 1e6, lv[5 * l + 2] * 1e6, lv[5 * l + 3] * 1e6, lv[5 * l + 4] * 1e6,
-		        s->trace[l] * 1e6);
+	int n = (int)s->nlevels;
+	int traced = s->trace && n <= B2_TRACE_LEVELS && b2_rank == 0;
+	check(s->be->pull_phases(s->bk, n, s->phase, &span, traced ? lv : NULL));
+	s->phase[B2_PH_TERMINATION] = wall > span ? wall - span : 0;
+	for (int l = 0; traced && l < n; l++)
+		fprintf(stderr, "level %2d  %s  frontier %10lld  xexp %7.1f  exp %7.1f  xfold %7.1f  upd %7.1f  device %7.1f  host %7.1f us\n",
+		        l + 1, s->ldir[l] == B2_BOTTOM_UP ? "BU" : "TD", (long long)s->fsize[l],
+		        lv[5 * l] * 1e6, lv[5 * l + 1] * 1e6, lv[5 * l + 2] * 1e6, lv[5 * l + 3] * 1e6,
+		        lv[5 * l + 4] * 1e6, s->ltime[l] * 1e6);
 }
 
 int b2_search_run(b2_search *s, int64_t root)
@@ -199,35 +260,74 @@ int b2_search_run(b2_search *s, int64_t root)
 	void *bk = s->bk;
 	int64_t blk = root / s->b;
 	int mine = blk % s->R == s->i && blk / s->R == s->j;
+	double t[6], levels_wall = 0;
 
 	memset(s->phase, 0, sizeof s->phase);
-	MPI_Barrier(MPI_COMM_WORLD);
+	check(b2_mpi_ok(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier"));
 	double t0 = b2_now();
-	die(be->begin(bk, mine ? root - blk * s->b : -1));
-	s->fsize[0] = 1;
-	s->nlevels = 1;
+	check(be->begin(bk, mine ? root - blk * s->b : -1));
+	/* pull mode: every rank's begin is done before a peer reads its frontier */
 	if (s->pull)
-		run_pull(s, blk);
-	else
-		run_messages(s, mine);
+		check(b2_mpi_ok(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier"));
+	memset(s->ncol, 0, (size_t)s->R * 8);
+	if (blk / s->R == s->j)
+		s->ncol[blk % s->R] = 1;
+	s->nlevels = 0;
+	note_level(s, 1);
+	b2_level_stats st = {mine, 0, 0}, global = {1, 0, 0};
+	for (int lvl = 1;; lvl++) {
+		t[0] = b2_now();
+		int dir = decide(s, lvl, global.front, global.degree);
+		expand_exchange(s, st.front);
+		if (dir == B2_BOTTOM_UP)
+			visited_exchange(s);
+		t[1] = b2_now();
+		int64_t examined = 0;
+		check(be->expand(bk, lvl, dir, s->cnt, &examined));
+		t[2] = b2_now();
+		fold_exchange(s);
+		t[3] = b2_now();
+		st = (b2_level_stats){0, 0, examined};
+		check(be->update(bk, lvl, &st));
+		t[4] = b2_now();
+		global = st;
+		terminate(s, &global);
+		t[5] = b2_now();
+		for (int p = 0; p < 5; p++)
+			s->phase[p] += t[p + 1] - t[p];
+		/* the step from frontier lvl-1, recorded in its slot */
+		s->ldir[lvl - 1] = (signed char)dir;
+		s->lexam[lvl - 1] = global.examined;
+		s->ltime[lvl - 1] = t[5] - t[0];
+		levels_wall += t[5] - t[0];
+		if (global.front == 0)
+			break;
+		note_level(s, global.front);
+	}
 	/* deferred predecessors: owners learn the local column their sender saw
-	 * (in peer mode the backend reads them from the row peers itself) */
+	 * (with device-direct exchanges the backend reads them from the row
+	 * peers itself) */
 	double tr = b2_now();
 	uint32_t *send = NULL, *recv = NULL;
 	if (s->C > 1 && !s->fold.peer) {
-		die(be->resolve_bufs(bk, &send, &recv));
-		die(b2_mpi_ok(MPI_Alltoall(send, (int)s->b, MPI_UINT32_T, recv, (int)s->b,
-		                           MPI_UINT32_T, s->row),
-		              "MPI_Alltoall (predecessors)"));
+		check(be->resolve_bufs(bk, &send, &recv));
+		check(b2_mpi_ok(MPI_Alltoall(send, (int)s->b, MPI_UINT32_T, recv, (int)s->b,
+		                             MPI_UINT32_T, s->row),
+		                "MPI_Alltoall (predecessors)"));
 	}
-	die(be->resolve(bk, recv));
+	check(be->resolve(bk, recv));
 	double t1 = b2_now();
-	s->phase[5] = t1 - tr;
+	s->phase[B2_PH_PRED] = t1 - tr;
 	double mytime = t1 - t0;
-	die(b2_mpi_ok(MPI_Allreduce(&mytime, &s->time, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD),
-	              "MPI_Allreduce"));
+	check(b2_mpi_ok(MPI_Allreduce(&mytime, &s->time, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD),
+	                "MPI_Allreduce (search time)"));
 	if (s->pull)
-		pull_phases(s);
+		pull_phases(s, levels_wall);
+	else if (s->trace && b2_rank == 0)
+		for (int64_t l = 0; l < s->nlevels; l++)
+			fprintf(stderr, "level %2lld  %s  frontier %10lld  examined %12lld  host %8.1f us\n",
+			        (long long)l + 1, s->ldir[l] == B2_BOTTOM_UP ? "BU" : "TD",
+			        (long long)s->fsize[l], (long long)s->lexam[l], s->ltime[l] * 1e6);
 	return 0;
 }
 
@@ -251,8 +351,10 @@ void b2_search_free(b2_search *s)
 	free(s->use_bitmap);
 	free(s->cnt);
 	free(s->fsize);
-	free(s->allfront);
+	free(s->ldir);
+	free(s->lexam);
+	free(s->ltime);
+	free(s->stats);
 	free(s->ncol);
-	free(s->trace);
 	memset(s, 0, sizeof *s);
 }

@@ -1,4 +1,7 @@
-/* search.h — one BFS, level-synchronous, as the paper's Algorithm 3. */
+/* search.h — one BFS, level-synchronous, as the paper's Algorithm 3, with
+ * Beamer's direction optimization: a level is a direction decision, the
+ * exchanges before the local step, the local step (top-down or bottom-up),
+ * the fold exchange and the update. */
 #ifndef B2_TRAVERSE_SEARCH_H
 #define B2_TRAVERSE_SEARCH_H
 
@@ -6,7 +9,20 @@
 #include "comm.h"
 
 enum { B2_BITMAP_OFF = 0, B2_BITMAP_ON = 1, B2_BITMAP_AUTO = 2 };
-enum { B2_NPHASES = 6 };
+/* --direction: every level top-down, every level bottom-up (a testing
+ * mode), or Beamer's rule per level */
+enum { B2_DIRECTION_TOP_DOWN = 0, B2_DIRECTION_BOTTOM_UP = 1, B2_DIRECTION_AUTO = 2 };
+
+/* Phase slots of a search's time (FORMATS.md, /phase_time). */
+enum {
+	B2_PH_EXPAND_XCHG,  /* expand exchange (and, bottom-up, the rows' visited state) */
+	B2_PH_EXPANSION,    /* the local step, either direction */
+	B2_PH_FOLD_XCHG,    /* fold exchange */
+	B2_PH_UPDATE,       /* frontier update */
+	B2_PH_TERMINATION,  /* the level's allreduce */
+	B2_PH_PRED,         /* deferred predecessor resolution */
+	B2_NPHASES
+};
 extern const char *const b2_phase_names[B2_NPHASES];
 
 typedef struct b2_search {
@@ -20,19 +36,29 @@ typedef struct b2_search {
 	b2_msg *out;       /* [max(R,C)] */
 	int *use_bitmap;   /* [C] */
 	int64_t *cnt;      /* [C] */
+	/* direction optimization: mode, Beamer's alpha and beta, the sum of
+	 * all tuple degrees (the edges to check before the first level) */
+	int direction;
+	double alpha, beta;
+	int64_t total_degree;
+	int dir, fresh;           /* the last level's direction; just left bottom-up */
+	int64_t to_check, prev_front;
+	/* pull mode (backend.h): frontier sizes of the column peers */
+	int pull;
+	int64_t *stats, *ncol;    /* [3*R*C] allgathered level stats, [R] */
 	/* per-search results */
 	double time, phase[B2_NPHASES];
 	int64_t nlevels;   /* levels with a non-empty frontier, the root's included */
-	int64_t *fsize;    /* [cap_levels] global frontier size per level */
 	int64_t cap_levels;
+	int64_t *fsize;    /* [cap_levels] global frontier size per level */
+	/* per step l (the step from frontier l to l+1; nlevels of them, the
+	 * last one finding nothing): direction, edges examined (all ranks),
+	 * host time */
+	signed char *ldir;
+	int64_t *lexam;
+	double *ltime;
 	int64_t bitmap_msgs, list_msgs;
-	/* pull mode (backend.h): frontier sizes of all ranks after a level
-	 * (world rank i*C + j) and of the column peers */
-	int pull;
-	int64_t *allfront, *ncol;
-	int64_t pull_levels; /* levels run by the last search, the empty last one too */
-	double pull_wall;    /* host time in them */
-	double *trace;       /* B2_TRACE_LEVELS set: host time per level */
+	int trace;         /* B2_TRACE_LEVELS set: per-level times on stderr */
 } b2_search;
 enum { B2_TRACE_LEVELS = 64 };
 
@@ -40,14 +66,20 @@ enum { B2_TRACE_LEVELS = 64 };
  * the peers' receive areas (comm.h), or also pull mode (backend.h). */
 enum { B2_IPC_OFF = 0, B2_IPC_PUSH = 1, B2_IPC_AUTO = 2 };
 
+typedef struct b2_search_opts {
+	int bitmap_mode, ipc, gpus_shared; /* gpus_shared: no pull mode (its waits would
+	                                      spin against a peer on the same GPU) */
+	int direction;
+	double alpha, beta;
+} b2_search_opts;
+
 /* Collective. Sets up communicators and exchanges; bk must exist. ipc: a
- * B2_IPC_ value, used where the backend and the node allow; gpus_shared:
- * ranks share a GPU (no pull mode: its waits would spin against a peer
- * that needs the same GPU). */
+ * B2_IPC_ value, used where the backend and the node allow. */
 int b2_search_init(b2_search *s, const b2_backend *be, void *bk, const b2_graph *g,
-                   int bitmap_mode, int ipc, int gpus_shared);
+                   const b2_search_opts *o);
 /* Collective: one search from global vertex root, timed as DESIGN says.
- * A failure inside a search aborts the job (peers would wait forever). */
+ * A failure inside a search ends the job (b2_abort, with its exit code):
+ * the peers may be waiting for this rank in the middle of a level. */
 int b2_search_run(b2_search *s, int64_t root);
 void b2_search_free(b2_search *s);
 
