@@ -1,13 +1,12 @@
 """tests/test_snap_import.py — snap-import against independent Python readings
-of the same text: the SNAP test graphs (counts from data/README.md), rank-count
+of the same text: the SNAP test graphs (counts from tests/data/snap/README.md), rank-count
 independence, Matrix Market files written here, and every kind of bad input."""
 import glob, gzip, os, random, re, sys
 import numpy as np
 import h5py
-from b2ref import Report, run, BIN, TMP, DATA, SAN
+from b2ref import Report, run, BIN, TMP, SAN, SNAP_DIR as SNAP, snap_table, snap_files
 
 R = Report()
-SNAP = os.path.join(DATA, "snap")
 MASK = (1 << 64) - 1
 
 
@@ -59,15 +58,6 @@ def mm_pairs(path):
         out.append((int(f[0]), int(f[1])))
     return np.array(out, dtype=np.int64).reshape(-1, 2)
 
-def readme_counts():
-    """file -> (vertices, tuples) from the table in data/README.md."""
-    counts = {}
-    for line in open(os.path.join(DATA, "README.md")):
-        m = re.match(r"\|\s*(\S+)\s*\|\s*\d+\s*\|\s*(\d+)\s*\|\s*(\d+)\s*\|", line)
-        if m:
-            counts[m.group(1)] = (int(m.group(2)), int(m.group(3)))
-    return counts
-
 
 # ---- running snap-import ------------------------------------------------------
 
@@ -117,10 +107,16 @@ def write(path, text, gz=False):
 
 # ---- 1. the SNAP test graphs ---------------------------------------------------
 
-counts = readme_counts()
-files = sorted(glob.glob(os.path.join(SNAP, "*")))
-R.check("readme lists every snap file", len(files) > 0 and all(os.path.basename(f) in counts for f in files),
-        "README table: %s" % sorted(counts))
+# every file of the table in tests/data/snap/README.md is there, non-empty and
+# of the listed size, and the directory holds no graph the table leaves out
+table = snap_table()
+files = snap_files(R)
+on_disk = sorted(x for x in os.listdir(SNAP) if x != "README.md") if os.path.isdir(SNAP) else []
+R.eq("snap directory holds exactly the README's graphs", on_disk, sorted(table))
+R.eq("seven SNAP graphs", len(table), 7)
+for f in files:
+    b = os.path.basename(f)
+    R.eq(b + " bytes as README", os.path.getsize(f), table[b]["bytes"])
 directed_want = {"as20000102.txt": 0}  # "Undirected graph" header; the others say Directed or nothing
 outs = {}
 for f in files:
@@ -131,9 +127,17 @@ for f in files:
         continue
     outs[b] = out
     e, ids, a = load(out)
-    nv, nt = counts[b]
-    R.eq(b + " vertices as README", int(a["num_vertices"]), nv)
-    R.eq(b + " tuples as README", int(a["num_edges"]), nt)
+    R.eq(b + " vertices as README", int(a["num_vertices"]), table[b]["vertices"])
+    R.eq(b + " tuples as README", int(a["num_edges"]), table[b]["tuples"])
+    # a header that disagrees with the data is warned about, one that agrees is not
+    t = table[b]
+    want = []
+    if t["header_edges"] is not None and t["header_edges"] != t["tuples"]:
+        want.append("the header says %d edges, the data has %d tuples" % (t["header_edges"], t["tuples"]))
+    if t["header_nodes"] is not None and t["header_nodes"] != t["vertices"]:
+        want.append("the header says %d nodes, the data has %d distinct vertex ids" % (t["header_nodes"], t["vertices"]))
+    R.check(b + " header warnings as README", all(w in p.stderr for w in want)
+            and p.stderr.count("warning") == len(want), p.stderr)
     R.check(b + " vertex_ids increasing", bool(np.all(np.diff(ids) > 0)))
     check_against(b, out, snap_pairs(f), directed=directed_want.get(b, 1), source=f)
 
@@ -401,7 +405,7 @@ R.eq("unwritable output: exit 4", p.returncode, 4)
 # ---- 7. a round trip through rmat-gen's edge file ---------------------------------
 # The text of an rmat-gen graph imports to the same tuples (through /vertex_ids),
 # and this file's fingerprint formula is the one rmat-gen writes.
-if os.path.exists(os.path.join(BIN, "rmat-gen")):
+if R.check("rmat-gen built", os.path.exists(os.path.join(BIN, "rmat-gen")), "not in " + BIN):
     rm = os.path.join(TMP, "rmat.h5")
     p = run(1, "rmat-gen", "-q", "-s", "9", "-e", "8", "-o", rm, check=False)
     if R.check("rmat-gen for the round trip", p.returncode == 0, p.stderr):
