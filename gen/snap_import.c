@@ -191,6 +191,7 @@ static int sniff(info *in, int *fd, snap_src *src, snap_lr *lr, const opts *o)
 	*fd = open(path, O_RDONLY | O_NONBLOCK);
 	if (*fd < 0)
 		B2_FAIL(B2_EIO, "cannot open %s: %s", path, strerror(errno));
+	b2_note_input(path);
 	if (fstat(*fd, &st) != 0)
 		B2_FAIL(B2_EIO, "cannot read %s: %s", path, strerror(errno));
 	if (S_ISDIR(st.st_mode))
