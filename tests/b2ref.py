@@ -1,6 +1,6 @@
 """tests/b2ref.py — independent serial references for the tests: reading
 bfs2d files with h5py, symmetrizing edge lists, plain BFS, and the 2D ownership
-rule of DESIGN.md written straight from its formulas."""
+rule of docs/DESIGN.md written straight from its formulas."""
 import os, subprocess, sys
 import numpy as np
 import h5py
@@ -140,7 +140,7 @@ def levels_from_pred(pred, root):
             level[y] = level[x] + k + 1
     return level
 
-# ---- DESIGN.md's 2D ownership ------------------------------------------
+# ---- docs/DESIGN.md's 2D ownership ------------------------------------------
 def block_size(n, r, c):
     return -(-n // (r * c))
 

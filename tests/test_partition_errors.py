@@ -1,5 +1,5 @@
 """tests/test_partition_errors.py — partition2d refuses bad input with one
-clear message, DESIGN's exit code, and no output (nor temporary) left behind:
+clear message, docs/DESIGN.md's exit code, and no output (nor temporary) left behind:
 malformed grids (2), grids whose local indices would not fit 32 bits (2,
 naming N/R or N/C and the smallest grid that fits), files that are not edge
 files (3, naming the format found), truncated files (3), contents that do

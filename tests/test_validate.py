@@ -5,7 +5,7 @@ the trees come from a serial BFS that picks a random valid parent (any
 neighbour one level up), so they differ from any particular BFS's tree.
 Checks: true trees pass on several graphs and 1, 2, 3 ranks, with nedge
 recomputed exactly; each planted corruption is caught and named by its rule
-(with the example vertex); bad inputs give DESIGN's exit codes and no output.
+(with the example vertex); bad inputs give docs/DESIGN.md's exit codes and no output.
 The functions above `main` are also used by bench/validate.sh."""
 import os, shutil, subprocess, sys
 import numpy as np
