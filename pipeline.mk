@@ -1,4 +1,4 @@
-# pipeline.mk — the bfs2d chain driven by make (DESIGN.md "The make pipeline").
+# pipeline.mk — the bfs2d chain driven by make (docs/DESIGN.md "The make pipeline").
 #
 #   make -f pipeline.mk [SCALE=16 EF=16 SEED=1 | GRAPH=file] GRID=RxC NP=1 \
 #        NROOTS=16 BACKEND=auto MPIEXEC=mpiexec  gen|partition|bfs|validate|report|all

@@ -1,7 +1,7 @@
 /* b2.h — the one header every bfs2d program includes.
  *
  * Conventions (after libgit2): functions return int, 0 on success or one of
- * DESIGN.md's exit codes (B2_E*); out-parameters come first; a function that
+ * docs/DESIGN.md's exit codes (B2_E*); out-parameters come first; a function that
  * fails has already printed one clear message (b2_err), so callers only pass
  * the code up.  Inside a function: `int error = 0; ... B2_TRY(f()); ... done:
  * free(...); return error;` — a single exit that releases everything. */
@@ -14,7 +14,7 @@
 
 #define BFS2D_VERSION "0.1.0"
 
-/* Exit codes, DESIGN.md "Programs' behaviour". */
+/* Exit codes, docs/DESIGN.md "Programs' behaviour". */
 enum {
 	B2_OK = 0,
 	B2_EFAIL = 1,  /* validation failed, runtime error */

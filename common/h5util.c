@@ -38,6 +38,40 @@ int b2_check_space(const char *path, uint64_t bytes)
 	return error;
 }
 
+#define MAX_INPUTS 256
+static struct input_id {
+	dev_t dev;
+	ino_t ino;
+	char path[240]; /* for the message; cut when longer */
+} inputs[MAX_INPUTS];
+static int ninputs;
+
+void b2_note_input(const char *path)
+{
+	struct stat st;
+	if (ninputs == MAX_INPUTS || stat(path, &st) != 0)
+		return;
+	for (int i = 0; i < ninputs; i++)
+		if (inputs[i].dev == st.st_dev && inputs[i].ino == st.st_ino)
+			return;
+	inputs[ninputs].dev = st.st_dev;
+	inputs[ninputs].ino = st.st_ino;
+	snprintf(inputs[ninputs].path, sizeof inputs[ninputs].path, "%s", path);
+	ninputs++;
+}
+
+int b2_check_not_input(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return 0; /* not there yet: it cannot be an input */
+	for (int i = 0; i < ninputs; i++)
+		if (inputs[i].dev == st.st_dev && inputs[i].ino == st.st_ino)
+			return b2_err(B2_EUSAGE, "%s: the output is the input %s; writing it would replace the input "
+			              "(give -o another name)", path, inputs[i].path);
+	return 0;
+}
+
 static int comm_size(MPI_Comm comm)
 {
 	int n = 1;
@@ -87,6 +121,8 @@ int b2_h5_create(b2_h5out *out, const char *path, MPI_Comm comm, const char *for
 			struct stat st;
 			if (!*base || !strcmp(base, "/") || !strcmp(base, ".") || !strcmp(base, ".."))
 				error = b2_err(B2_EUSAGE, "%s: not a file name", path);
+			else if (b2_check_not_input(path))
+				error = B2_EUSAGE; /* printed */
 			else if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
 				error = b2_err(B2_EIO, "%s: is a directory", path);
 			else if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
@@ -207,6 +243,7 @@ int b2_h5_open(hid_t *file, const char *path, MPI_Comm comm, const char *expect)
 			char sig[8] = {0};
 			ssize_t n = read(fd, sig, 8);
 			close(fd);
+			b2_note_input(path);
 			if (n != 8 || memcmp(sig, "\211HDF\r\n\032\n", 8) != 0)
 				why = 2;
 		}

@@ -29,6 +29,18 @@ int b2_h5_create(b2_h5out *out, const char *path, MPI_Comm comm,
  * agreed code (or B2_EIO if closing or renaming failed). */
 int b2_h5_commit(b2_h5out *out, int error);
 
+/* Inputs are never overwritten. Every input a process opens is noted (its
+ * device and inode: links and other names of the same file count); an output
+ * naming one of them is refused as a bad command line (B2_EUSAGE), before
+ * anything is written, since the final rename would replace the input.
+ * b2_h5_open notes its files and b2_h5_create checks its target; a program
+ * that opens an input or writes an output another way calls these itself.
+ * Rank 0 is the one that matters: it opens every input and checks the
+ * output. Up to 256 inputs are remembered (later ones are not guarded). */
+void b2_note_input(const char *path);
+/* 0, or B2_EUSAGE with one message when path is a noted input. */
+int b2_check_not_input(const char *path);
+
 /* Fails with B2_EIO naming path, the need and what is free when the
  * directory of path has fewer than `bytes` bytes free (checked before
  * writing, so a full disk is reported before anything is written). */

@@ -11,8 +11,10 @@
  *     ranks 1..P-1 in turn;
  *  3. the ranks add up the tuples and lines of every block: rows and line
  *     numbers follow, and the first bad line in file order is reported;
- *  4. ids are relabelled together (snap_relabel.c), and every rank writes its
- *     rows of /edges and its slice of /vertex_ids. */
+ *  4. SNAP ids are relabelled together (snap_relabel.c); a Matrix Market
+ *     matrix keeps its declared vertices, index i being vertex i-1 (no
+ *     exchange); every rank writes its rows of /edges and its slice of
+ *     /vertex_ids. */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -32,8 +34,10 @@ static const char help[] =
 	"Usage: snap-import INPUT [--directed|--undirected] -o edges.h5\n"
 	"Imports a SNAP edge list (plain or gzip-compressed text: one tuple 'u v' per\n"
 	"line, '#' comments) or a Matrix Market coordinate file (pattern, integer or\n"
-	"real; general or symmetric; '%' comments) into a bfs2d edge file. Original ids\n"
-	"are relabelled 0..N-1 in increasing order (kept in /vertex_ids); tuples stay in\n"
+	"real; general or symmetric; '%' comments) into a bfs2d edge file. SNAP ids are\n"
+	"renumbered 0..N-1 in increasing order (the originals kept in /vertex_ids); a\n"
+	"Matrix Market matrix keeps its declared n vertices (it must be square): index i\n"
+	"is vertex i-1, isolated vertices included, /vertex_ids is 1..n. Tuples stay in\n"
 	"input order, self-loops and duplicates included. Runs on any number of ranks.\n"
 	"\n"
 	"Options:\n"
@@ -43,7 +47,7 @@ static const char help[] =
 	"                       graph'/'Undirected graph', the Matrix Market symmetry\n"
 	"                       (general 1, symmetric 0), else 1)\n"
 	"      --block-bytes N  text block size (default 4194304); a data line must fit\n"
-	"      --id-map M       auto|bitmap|hash: how ids are numbered (default auto:\n"
+	"      --id-map M       auto|bitmap|hash: how SNAP ids are numbered (default auto:\n"
 	"                       bitmaps when the ids are dense enough, else hashing;\n"
 	"                       on several ranks hashing sends every tuple end to the\n"
 	"                       rank that owns its id)\n"
@@ -191,6 +195,7 @@ static int sniff(info *in, int *fd, snap_src *src, snap_lr *lr, const opts *o)
 	*fd = open(path, O_RDONLY | O_NONBLOCK);
 	if (*fd < 0)
 		B2_FAIL(B2_EIO, "cannot open %s: %s", path, strerror(errno));
+	b2_note_input(path);
 	if (fstat(*fd, &st) != 0)
 		B2_FAIL(B2_EIO, "cannot read %s: %s", path, strerror(errno));
 	if (S_ISDIR(st.st_mode))
@@ -258,6 +263,7 @@ static void set_parser(snap_parser *ps, const opts *o, const info *in, snap_stor
 	ps->path = o->input;
 	ps->mm = in->mm.is_mm;
 	ps->fields = in->mm.fields;
+	ps->integer = in->mm.integer;
 	ps->rows = in->mm.rows;
 	ps->cols = in->mm.cols;
 	ps->comment = in->mm.is_mm ? '%' : '#';
@@ -744,8 +750,12 @@ static int run(int argc, char **argv)
 	t_parse = b2_now() - t0;
 	c_parse = cpu_now() - c0;
 
-	/* 4. relabel, write */
-	B2_TRY(snap_relabel(&rl, &st, M, o.batch, o.idmap, o.id_cache, MPI_COMM_WORLD));
+	/* 4. relabel (SNAP: the ids that occur; Matrix Market: the declared
+	 * vertices, as they are), write */
+	if (in.mm.is_mm)
+		B2_TRY(snap_declared(&rl, &st, in.mm.rows, MPI_COMM_WORLD));
+	else
+		B2_TRY(snap_relabel(&rl, &st, M, o.batch, o.idmap, o.id_cache, MPI_COMM_WORLD));
 	t_relabel = b2_now() - t0 - t_parse;
 	c_relabel = cpu_now() - c0 - c_parse;
 	if (first.has && first.edges != M)
@@ -774,12 +784,14 @@ static int run(int argc, char **argv)
 		         (unsigned long long)L, (unsigned long long)M, (unsigned long long)rl.num_vertices,
 		         directed, (unsigned long long)fp);
 		b2_debug("times: parse %.3f s, relabel %.3f s (%s on rank 0), write %.3f s, total %.3f s "
-		         "(%.1f MB/s of input)", t_parse, t_relabel, rl.mode == SNAP_MAP_BITMAP ? "bitmap" : "hash",
+		         "(%.1f MB/s of input)", t_parse, t_relabel,
+		         rl.mode == SNAP_MAP_BITMAP ? "bitmap" : rl.mode == SNAP_MAP_HASH ? "hash" : "declared size",
 		         t_write, tot, tot > 0 ? (double)in.size / tot / 1e6 : 0.0);
 		b2_debug("rank 0 CPU seconds (all its threads): parse %.3f, relabel %.3f, write %.3f",
 		         c_parse, c_relabel, c_write);
 		b2_debug("relabel on rank 0 (%s): mark %.3f s, numbering %.3f s, map %.3f s",
-		         P == 1 ? "one rank" : rl.presence ? "presence bitmaps" : "ends exchanged with owners",
+		         rl.mode == SNAP_MAP_DECLARED ? "Matrix Market: index i is vertex i-1, no exchange"
+		         : P == 1 ? "one rank" : rl.presence ? "presence bitmaps" : "ends exchanged with owners",
 		         rl.t_mark, rl.t_exchange, rl.t_map);
 		b2_debug("peak memory: %.1f MiB on the largest rank; %.1f bytes per tuple per rank at most",
 		         (double)mx / 1048576.0, mbpt);

@@ -69,6 +69,7 @@ int snap_lr_peek(snap_lr *r, size_t n, char *why, size_t whysz);
 typedef struct snap_mm {
 	int is_mm;
 	int fields;    /* tokens per entry line: 2 pattern, 3 integer/real */
+	int integer;   /* field integer: values must be whole numbers */
 	int symmetric; /* symmetric or skew-symmetric */
 	char field[16], symmetry[24];
 	uint64_t rows, cols, nnz;
@@ -76,7 +77,8 @@ typedef struct snap_mm {
 	uint64_t lines;      /* lines the header takes (banner .. size line) */
 } snap_mm;
 /* Reads the banner, comments and size line from r (positioned at the file's
- * start). Errors are B2_EDATA with e filled (global line numbers). */
+ * start). Errors are B2_EDATA with e filled (global line numbers); a matrix
+ * that is not square is one (rows and columns are both the vertices). */
 int snap_mm_header(snap_mm *mm, snap_lr *r, snap_err *e);
 
 /* ---- tuple store and parser (snap_parse.c) ------------------------------- */
@@ -95,7 +97,7 @@ void snap_store_free(snap_store *s);
 
 typedef struct snap_parser {
 	const char *path;
-	int mm, fields;
+	int mm, fields, integer;
 	uint64_t rows, cols; /* Matrix Market bounds (1-based indices) */
 	char comment;
 	snap_store *out;
@@ -113,13 +115,13 @@ typedef struct snap_parser {
 int snap_parse(snap_parser *ps, char *text, size_t len);
 
 /* ---- relabelling (snap_relabel.c) ---------------------------------------- */
-enum { SNAP_MAP_AUTO, SNAP_MAP_BITMAP, SNAP_MAP_HASH };
+enum { SNAP_MAP_AUTO, SNAP_MAP_BITMAP, SNAP_MAP_HASH, SNAP_MAP_DECLARED };
 typedef struct snap_relabel_out {
 	uint64_t num_vertices;
 	uint64_t base;  /* first new id this rank owns */
 	uint64_t count; /* how many it owns */
 	int64_t *ids;   /* their original ids, increasing (count) */
-	int mode;       /* SNAP_MAP_BITMAP or SNAP_MAP_HASH: how this rank mapped */
+	int mode;       /* SNAP_MAP_BITMAP, _HASH or _DECLARED: how this rank mapped */
 	int presence;   /* P > 1: 1 presence bitmaps, 0 ends exchanged with owners */
 	uint64_t map_bytes;
 	double t_mark, t_exchange, t_map; /* seconds: marking, between ranks, mapping */
@@ -128,6 +130,11 @@ typedef struct snap_relabel_out {
  * rank among the distinct ids of all ranks. batch: ends per exchange round. */
 int snap_relabel(snap_relabel_out *out, snap_store *st, uint64_t total_tuples,
                  uint64_t batch, int mode, int id_cache, MPI_Comm comm);
+/* Collective, no exchange: a Matrix Market matrix declares its n vertices,
+ * so index x (1..n, checked by the parser) becomes vertex x - 1, isolated
+ * vertices included, and this rank's slice of /vertex_ids (b2_share of n)
+ * is the identity + 1. */
+int snap_declared(snap_relabel_out *out, snap_store *st, uint64_t n, MPI_Comm comm);
 void snap_relabel_free(snap_relabel_out *out);
 /* Waits for a request by testing with short sleeps in between, instead of
  * MPI's busy polling, which takes the core from the rank being waited for

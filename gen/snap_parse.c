@@ -124,6 +124,18 @@ static int parse_id(uint64_t *out, const char *t, size_t n, const char *what, ch
 	return 0;
 }
 
+/* The value of an integer Matrix Market entry: [+-]digits. */
+static int whole(const char *t, size_t n)
+{
+	size_t i = n > 0 && (t[0] == '+' || t[0] == '-');
+	if (i == n)
+		return 0;
+	for (; i < n; i++)
+		if (t[i] < '0' || t[i] > '9')
+			return 0;
+	return 1;
+}
+
 /* A weight or other extra column: any decimal number. */
 static int numeric(const char *t, size_t n)
 {
@@ -278,6 +290,13 @@ static int slow_line(snap_parser *ps, const char *p, const char *eol)
 			             "expected %d numbers per entry (row column%s) in a %s matrix, found %s%d",
 			             ps->fields, ps->fields == 3 ? " value" : "",
 			             ps->fields == 3 ? "valued" : "pattern", more ? "more than " : "", nt);
+			return B2_EDATA;
+		}
+		if (ps->integer && !whole(tok[2], tlen[2])) {
+			char s[200];
+			show(s, sizeof s, tok[2], tlen[2]);
+			snap_err_set(&ps->err, ps->block, line, "expected a whole number as the value (the banner "
+			             "says 'integer'), found '%s'", s);
 			return B2_EDATA;
 		}
 		if (u < 1 || u > ps->rows) {

@@ -352,8 +352,10 @@ int snap_mm_header(snap_mm *mm, snap_lr *r, snap_err *e)
 	snprintf(mm->symmetry, sizeof mm->symmetry, "%s", tok[4]);
 	if (!strcasecmp(tok[3], "pattern"))
 		mm->fields = 2;
-	else if (!strcasecmp(tok[3], "integer") || !strcasecmp(tok[3], "real") || !strcasecmp(tok[3], "double"))
+	else if (!strcasecmp(tok[3], "integer") || !strcasecmp(tok[3], "real") || !strcasecmp(tok[3], "double")) {
 		mm->fields = 3;
+		mm->integer = !strcasecmp(tok[3], "integer");
+	}
 	else {
 		snap_err_set(e, SNAP_ABS, 1, "Matrix Market field '%s' is not supported: expected "
 		             "pattern, integer or real", tok[3]);
@@ -390,6 +392,14 @@ int snap_mm_header(snap_mm *mm, snap_lr *r, snap_err *e)
 			{ error = B2_EDATA; goto done; }
 		}
 		break;
+	}
+	/* the rows are the edges' sources and the columns their targets: one
+	 * vertex set, so one size */
+	if (mm->rows != mm->cols) {
+		snap_err_set(e, SNAP_ABS, lineno, "the size line declares a %llu x %llu matrix: a graph's "
+		             "adjacency matrix must be square (rows = columns = vertices)",
+		             (unsigned long long)mm->rows, (unsigned long long)mm->cols);
+		{ error = B2_EDATA; goto done; }
 	}
 	mm->size_line = lineno;
 	mm->lines = lineno;

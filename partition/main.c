@@ -1,5 +1,5 @@
 /* partition2d — turns an edge file into the partition file of an R×C grid
- * (DESIGN.md "2D decomposition", docs/FORMATS.md "Partition file").
+ * (docs/DESIGN.md "The 2D decomposition", docs/FORMATS.md "Partition file").
  *
  * Any number of ranks P: rank r handles the grid blocks p with p mod P = r.
  * Each rank reads its share of /edges, routes the two directed edges of
@@ -90,7 +90,7 @@ static int bits_for(uint64_t maxval)
 }
 
 /* Local indices of grid (r, c): columns b*r, rows b*c; both must stay below
- * 2^32 (DESIGN: N/R and N/C below 2^32; UINT32_MAX stays free). */
+ * 2^32 (docs/DESIGN.md: N/R and N/C below 2^32; UINT32_MAX stays free). */
 static void local_sizes(uint64_t n, uint64_t r, uint64_t c, uint64_t *cols, uint64_t *rows)
 {
 	uint64_t b = (n + r * c - 1) / (r * c);

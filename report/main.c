@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "h5util.h"
 #include "report.h"
 
 static const char help[] =
@@ -48,6 +49,7 @@ static int write_report(run *runs, int nruns, const report_opts *o, const char *
 	char *tmp = NULL;
 	if (output) {
 		size_t n = strlen(output) + 64;
+		B2_TRY(b2_check_not_input(output));
 		B2_TRY(b2_alloc(&tmp, n, "file name"));
 		const char *slash = strrchr(output, '/');
 		snprintf(tmp, n, "%.*s.%s.tmp-%ld", slash ? (int)(slash - output + 1) : 0, output,
@@ -63,6 +65,9 @@ static int write_report(run *runs, int nruns, const report_opts *o, const char *
 		error = print_text(f, runs, nruns, o);
 	if (fflush(f) != 0 && !error)
 		error = b2_err(B2_EIO, "cannot write %s: %s", output ? output : "the report", strerror(errno));
+	/* on the disk before it takes the final name, as the HDF5 outputs */
+	if (output && !error && fsync(fileno(f)) != 0)
+		error = b2_err(B2_EIO, "cannot write %s: %s", output, strerror(errno));
 	if (output) {
 		if (fclose(f) != 0 && !error)
 			error = b2_err(B2_EIO, "cannot write %s: %s", output, strerror(errno));

@@ -53,6 +53,9 @@ static int svg_close(svgf *s, int error, int is_svg)
 	if (s->f) {
 		if (is_svg)
 			fputs("</svg>\n", s->f);
+		/* on the disk before it takes the final name, as the HDF5 outputs */
+		if (!error && (fflush(s->f) != 0 || fsync(fileno(s->f)) != 0))
+			error = b2_err(B2_EIO, "cannot write %s: %s", s->tmp, strerror(errno));
 		if ((ferror(s->f) || fclose(s->f) != 0) && !error)
 			error = b2_err(B2_EIO, "cannot write %s", s->tmp);
 		s->f = NULL;

@@ -1,13 +1,13 @@
 """tests/b2ref.py — independent serial references for the tests: reading
 bfs2d files with h5py, symmetrizing edge lists, plain BFS, and the 2D ownership
-rule of DESIGN.md written straight from its formulas."""
+rule of docs/DESIGN.md written straight from its formulas."""
 import os, subprocess, sys
 import numpy as np
 import h5py
 
 BIN = os.environ.get("B2_BIN") or os.path.join(os.path.dirname(__file__), "..", "bin")
 TMP = os.environ.get("B2_TMP") or "/tmp"
-DATA = os.environ.get("B2_DATA") or os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data")
+DATA = os.environ.get("B2_DATA") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 MPIEXEC = os.environ.get("B2_MPIEXEC", "mpiexec")
 SAN = os.environ.get("B2_SAN", "0") == "1"
 
@@ -45,6 +45,44 @@ def run(np_, prog, *args, check=True, **kw):
     if check and p.returncode != 0:
         raise RuntimeError("%s exited %d:\n%s" % (" ".join(cmd), p.returncode, p.stderr))
     return p
+
+# ---- test inputs (tests/data) ----------------------------------------------
+# A missing input is a FAIL, never a skip: a test that quietly tests nothing
+# looks like a test that passed.
+SNAP_DIR = os.path.join(DATA, "snap")
+
+def need_input(rep, path):
+    """One assertion: path is a non-empty regular file. Returns whether it is."""
+    ok = os.path.isfile(path) and os.path.getsize(path) > 0
+    rep.check("input %s present" % os.path.basename(path), ok,
+              "%s is missing or empty (tests/data is part of the repository; B2_DATA=%s)" % (path, DATA))
+    return ok
+
+def snap_table():
+    """The table of tests/data/snap/README.md: file -> dict(page, bytes,
+    header_nodes, header_edges (None where the file has no header),
+    vertices, tuples). {} when the README cannot be read."""
+    rows = {}
+    try:
+        text = open(os.path.join(SNAP_DIR, "README.md"), encoding="utf-8").read()
+    except OSError:
+        return rows
+    num = lambda s: None if s in ("—", "-") else int(s)
+    for line in text.splitlines():
+        c = [x.strip() for x in line.strip().strip("|").split("|")]
+        if len(c) >= 7 and c[2].isdigit():
+            rows[c[0]] = dict(page=c[1], bytes=int(c[2]), header_nodes=num(c[3]), header_edges=num(c[4]),
+                              vertices=int(c[5]), tuples=int(c[6]))
+    return rows
+
+def snap_files(rep):
+    """Paths of the SNAP test graphs the README lists, in name order, each
+    checked present and non-empty (FAIL otherwise); only present ones are
+    returned. An empty or unreadable table is a FAIL too."""
+    table = snap_table()
+    rep.check("SNAP test graphs listed in %s" % os.path.join(SNAP_DIR, "README.md"), len(table) > 0,
+              "no table of SNAP files found (B2_DATA=%s)" % DATA)
+    return [os.path.join(SNAP_DIR, f) for f in sorted(table) if need_input(rep, os.path.join(SNAP_DIR, f))]
 
 def read_edges(path):
     """(N, tuples int64 [M,2], attrs dict)."""
@@ -102,7 +140,7 @@ def levels_from_pred(pred, root):
             level[y] = level[x] + k + 1
     return level
 
-# ---- DESIGN.md's 2D ownership ------------------------------------------
+# ---- docs/DESIGN.md's 2D ownership ------------------------------------------
 def block_size(n, r, c):
     return -(-n // (r * c))
 

@@ -1,10 +1,10 @@
 # tests/lib.sh — helpers for shell tests (sourced). Environment from run.sh:
-# B2_BIN (programs), B2_TMP (scratch dir), B2_DATA (shared data), B2_MPIEXEC,
+# B2_BIN (programs), B2_TMP (scratch dir), B2_DATA (test inputs, default tests/data), B2_MPIEXEC,
 # B2_SAN (1 under the sanitizer build: keep sizes small).
 set -u
 : "${B2_BIN:=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/bin}"
 : "${B2_TMP:=$(mktemp -d)}"
-: "${B2_DATA:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/shared/data}"
+: "${B2_DATA:=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/data}"
 : "${B2_MPIEXEC:=mpiexec}"
 : "${B2_SAN:=0}"
 T=$B2_TMP

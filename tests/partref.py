@@ -1,6 +1,6 @@
 """tests/partref.py — an independent, serial partitioner for the bfs-gpu
 tests: writes partition files exactly as docs/FORMATS.md ("Partition file")
-describes, from edge files read with h5py, straight from DESIGN.md's
+describes, from edge files read with h5py, straight from docs/DESIGN.md's
 formulas. Also writes small edge files (FORMATS.md "Edge file")."""
 import numpy as np
 import h5py

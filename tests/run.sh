@@ -17,7 +17,7 @@ while [ $# -gt 0 ]; do
     *) echo "usage: tests/run.sh [-k PATTERN] [--no-san] [--only-san]" >&2; exit 2 ;;
   esac; shift
 done
-export B2_DATA=${B2_DATA:-$top/../shared/data}
+export B2_DATA=${B2_DATA:-$top/tests/data}
 export B2_MPIEXEC=${B2_MPIEXEC:-mpiexec}
 export PYTHONPATH=$top/tests${PYTHONPATH:+:$PYTHONPATH}
 # MPICH and HDF5 keep some allocations for the life of the process

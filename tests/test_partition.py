@@ -5,7 +5,7 @@ hand-made edge files (N not divisible by R*C, self-loops, duplicates, isolated
 vertices, a directed input, more blocks than vertices, no tuples at all) and
 an rmat-gen graph: every block's CSC equals the one built here from the
 symmetrized, deduplicated, self-loop-free edge set (tests/b2ref.py) with
-DESIGN's owner formulas and FORMATS' local indices; the union of the blocks
+docs/DESIGN.md's owner formulas and FORMATS' local indices; the union of the blocks
 mapped back to global ids is that edge set; /tuple_degree is an independent
 count; the datasets are identical for every P, and with a tiny --mem (many
 spilled runs, merged)."""
@@ -73,7 +73,7 @@ def check_partition(tag, path, n, tuples, R, C, directed, fp):
     nnz, off, cp, ri = d["csc/nnz"], d["csc/row_off"], d["csc/col_ptr"], d["csc/row_idx"]
     ok &= rep.eq(tag + " row_off", off, np.concatenate([[0], np.cumsum(nnz)[:-1]]).astype(np.int64))
     ok &= rep.eq(tag + " num_csc_edges", (int(a["num_csc_edges"]), len(ri)), (len(ref_set), len(ref_set)))
-    # every block exactly as DESIGN's formulas place the edges (rank p = i*C + j)
+    # every block exactly as docs/DESIGN.md's formulas place the edges (rank p = i*C + j)
     bad = [q for q in range(R * C)
            if not (np.array_equal(cp[q], blocks[q][0]) and int(nnz[q]) == len(blocks[q][1])
                    and np.array_equal(ri[off[q]:off[q] + nnz[q]], blocks[q][1]))]

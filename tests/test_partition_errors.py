@@ -1,10 +1,11 @@
 """tests/test_partition_errors.py — partition2d refuses bad input with one
-clear message, DESIGN's exit code, and no output (nor temporary) left behind:
+clear message, docs/DESIGN.md's exit code, and no output (nor temporary) left behind:
 malformed grids (2), grids whose local indices would not fit 32 bits (2,
 naming N/R or N/C and the smallest grid that fits), files that are not edge
 files (3, naming the format found), truncated files (3), contents that do
 not match the fingerprint (3), vertices out of range (3), a missing input or
-an unwritable output (4); on 1 and 2 ranks."""
+an unwritable output (4), an output that is the input (2, the input
+unchanged); on 1 and 2 ranks."""
 import glob, os, sys
 import numpy as np
 import h5py
@@ -109,6 +110,17 @@ def main():
     expect("output dir missing", 4, ["--grid", "1x1", good, "-o", os.path.join(TMP, "no/such/dir/p.h5")],
            ["does not exist"], out=None)
     expect("output is a directory", 4, ["--grid", "1x1", good, "-o", TMP], ["directory"], out=None)
+
+    # ---- the output is the input (or a link to it): refused (2), the input unchanged ----
+    before = open(good, "rb").read()
+    link = os.path.join(TMP, "link.h5")
+    os.symlink(good, link)
+    for P in (1, 2):
+        for tag, out in (("the input", good), ("a link to the input", link)):
+            expect("output is %s P=%d" % (tag, P), 2, ["--grid", "1x1", good, "-o", out],
+                   ["the output is the input", "give -o another name"], P=P, out=None)
+            rep.check("output is %s P=%d: input unchanged" % (tag, P), open(good, "rb").read() == before)
+    os.unlink(link)
 
     # ---- a failed run leaves an existing output as it was ----
     p = run(1, "partition2d", "-q", "--grid", "2x2", good, "-o", OUT, check=False)

@@ -20,6 +20,8 @@ export OMP_NUM_THREADS=1
 P() { make --no-print-directory -f "$top/pipeline.mk" BIN="$B2_BIN" DATA="$D" RESULTS="$RS" \
         MPIEXEC="$B2_MPIEXEC" BACKEND=cpu NROOTS=3 EF=8 "$@"; }
 SNAP=$B2_DATA/snap/ca-GrQc.txt
+# a missing input is a failure, not a skip (tests/data is part of the repository)
+if [ -s "$SNAP" ]; then ok snap_input; else fail snap_input "$SNAP is missing or empty"; fi
 SC=10
 
 # check_run NAME BFS VALID EDGES TXT JSON: the report's numbers against numpy

@@ -1,4 +1,4 @@
-# rmat-gen: bad input gives one clear message, DESIGN's exit code, no file left.
+# rmat-gen: bad input gives one clear message, docs/DESIGN.md's exit code, no file left.
 . "$(dirname "$0")/lib.sh"
 d=$T/out; mkdir -p "$d"
 none() { # NAME: nothing at all in $d

@@ -1,13 +1,12 @@
 """tests/test_snap_import.py — snap-import against independent Python readings
-of the same text: the SNAP test graphs (counts from data/README.md), rank-count
+of the same text: the SNAP test graphs (counts from tests/data/snap/README.md), rank-count
 independence, Matrix Market files written here, and every kind of bad input."""
 import glob, gzip, os, random, re, sys
 import numpy as np
 import h5py
-from b2ref import Report, run, BIN, TMP, DATA, SAN
+from b2ref import Report, run, BIN, TMP, SAN, SNAP_DIR as SNAP, snap_table, snap_files
 
 R = Report()
-SNAP = os.path.join(DATA, "snap")
 MASK = (1 << 64) - 1
 
 
@@ -59,15 +58,6 @@ def mm_pairs(path):
         out.append((int(f[0]), int(f[1])))
     return np.array(out, dtype=np.int64).reshape(-1, 2)
 
-def readme_counts():
-    """file -> (vertices, tuples) from the table in data/README.md."""
-    counts = {}
-    for line in open(os.path.join(DATA, "README.md")):
-        m = re.match(r"\|\s*(\S+)\s*\|\s*\d+\s*\|\s*(\d+)\s*\|\s*(\d+)\s*\|", line)
-        if m:
-            counts[m.group(1)] = (int(m.group(2)), int(m.group(3)))
-    return counts
-
 
 # ---- running snap-import ------------------------------------------------------
 
@@ -98,6 +88,18 @@ def check_against(name, out, pairs, directed=None, source=None):
         R.eq(name + " source", s.decode() if isinstance(s, bytes) else s, source)
     return ok
 
+def check_mm(name, out, pairs, n, directed):
+    """out must hold the Matrix Market entries `pairs` (1-based, input order)
+    on the n vertices the file declares: index i is vertex i-1."""
+    e, ids, a = load(out)
+    ok = R.eq(name + " edges are the indices less one", e, pairs - 1)
+    ok &= R.eq(name + " vertex_ids 1..n", ids, np.arange(1, n + 1, dtype=np.int64))
+    ok &= R.eq(name + " num_vertices is the declared size", int(a["num_vertices"]), n)
+    ok &= R.eq(name + " num_edges", int(a["num_edges"]), len(pairs))
+    ok &= R.eq(name + " fingerprint", int(a["fingerprint"]), fingerprint(e))
+    ok &= R.eq(name + " directed", int(a["directed"]), directed)
+    return ok
+
 def same_output(name, a, b):
     ea, ia, aa = load(a)
     eb, ib, ab = load(b)
@@ -117,10 +119,16 @@ def write(path, text, gz=False):
 
 # ---- 1. the SNAP test graphs ---------------------------------------------------
 
-counts = readme_counts()
-files = sorted(glob.glob(os.path.join(SNAP, "*")))
-R.check("readme lists every snap file", len(files) > 0 and all(os.path.basename(f) in counts for f in files),
-        "README table: %s" % sorted(counts))
+# every file of the table in tests/data/snap/README.md is there, non-empty and
+# of the listed size, and the directory holds no graph the table leaves out
+table = snap_table()
+files = snap_files(R)
+on_disk = sorted(x for x in os.listdir(SNAP) if x != "README.md") if os.path.isdir(SNAP) else []
+R.eq("snap directory holds exactly the README's graphs", on_disk, sorted(table))
+R.eq("seven SNAP graphs", len(table), 7)
+for f in files:
+    b = os.path.basename(f)
+    R.eq(b + " bytes as README", os.path.getsize(f), table[b]["bytes"])
 directed_want = {"as20000102.txt": 0}  # "Undirected graph" header; the others say Directed or nothing
 outs = {}
 for f in files:
@@ -131,9 +139,17 @@ for f in files:
         continue
     outs[b] = out
     e, ids, a = load(out)
-    nv, nt = counts[b]
-    R.eq(b + " vertices as README", int(a["num_vertices"]), nv)
-    R.eq(b + " tuples as README", int(a["num_edges"]), nt)
+    R.eq(b + " vertices as README", int(a["num_vertices"]), table[b]["vertices"])
+    R.eq(b + " tuples as README", int(a["num_edges"]), table[b]["tuples"])
+    # a header that disagrees with the data is warned about, one that agrees is not
+    t = table[b]
+    want = []
+    if t["header_edges"] is not None and t["header_edges"] != t["tuples"]:
+        want.append("the header says %d edges, the data has %d tuples" % (t["header_edges"], t["tuples"]))
+    if t["header_nodes"] is not None and t["header_nodes"] != t["vertices"]:
+        want.append("the header says %d nodes, the data has %d distinct vertex ids" % (t["header_nodes"], t["vertices"]))
+    R.check(b + " header warnings as README", all(w in p.stderr for w in want)
+            and p.stderr.count("warning") == len(want), p.stderr)
     R.check(b + " vertex_ids increasing", bool(np.all(np.diff(ids) > 0)))
     check_against(b, out, snap_pairs(f), directed=directed_want.get(b, 1), source=f)
 
@@ -297,10 +313,10 @@ def mm_text(field, symmetry, rows, cols, entries, crlf=False):
 rng = random.Random(11)
 for field in ("pattern", "integer", "real"):
     for symmetry in ("general", "symmetric"):
-        nrow = 60
+        nrow = 60 if symmetry == "general" else 70  # 70: indices 61..70 occur in no entry
         ent = []
         for _ in range(150):
-            i, j = rng.randrange(1, nrow + 1), rng.randrange(1, nrow + 1)
+            i, j = rng.randrange(1, 61), rng.randrange(1, 61)
             if symmetry == "symmetric" and i < j:
                 i, j = j, i  # the lower triangle, as the format stores it
             ent.append((i, j))
@@ -314,7 +330,7 @@ for field in ("pattern", "integer", "real"):
                 continue
             pairs = np.array(ent, dtype=np.int64)
             R.eq(tag + " reference reader agrees", mm_pairs(path), pairs)
-            check_against(tag, out, pairs, directed=0 if symmetry == "symmetric" else 1)
+            check_mm(tag, out, pairs, nrow, directed=0 if symmetry == "symmetric" else 1)
             # a few multi-rank runs: plain general on 3 ranks, gzip symmetric on 2
             for np_ in ([3] if (field, symmetry, gz) == ("real", "general", False) else
                         [2] if (field, symmetry, gz) == ("pattern", "symmetric", True) else []):
@@ -326,7 +342,7 @@ sym = write(os.path.join(TMP, "sym.mtx"), mm_text("pattern", "symmetric", 3, 3, 
 p = imp(1, sym, os.path.join(TMP, "mm.h5"), "--directed")
 if R.check("import mm --directed", p.returncode == 0, p.stderr):
     R.eq("mm --directed overrides symmetric", int(load(os.path.join(TMP, "mm.h5"))[2]["directed"]), 1)
-    R.eq("mm ids stay 1-based originals", load(os.path.join(TMP, "mm.h5"))[1], np.array([1, 2, 3]))
+    R.eq("mm vertex_ids are the indices 1..n", load(os.path.join(TMP, "mm.h5"))[1], np.array([1, 2, 3]))
 
 # ---- 5. bad inputs: exit 3, file and line named, no output -----------------------------
 
@@ -401,7 +417,7 @@ R.eq("unwritable output: exit 4", p.returncode, 4)
 # ---- 7. a round trip through rmat-gen's edge file ---------------------------------
 # The text of an rmat-gen graph imports to the same tuples (through /vertex_ids),
 # and this file's fingerprint formula is the one rmat-gen writes.
-if os.path.exists(os.path.join(BIN, "rmat-gen")):
+if R.check("rmat-gen built", os.path.exists(os.path.join(BIN, "rmat-gen")), "not in " + BIN):
     rm = os.path.join(TMP, "rmat.h5")
     p = run(1, "rmat-gen", "-q", "-s", "9", "-e", "8", "-o", rm, check=False)
     if R.check("rmat-gen for the round trip", p.returncode == 0, p.stderr):

@@ -5,7 +5,7 @@ the trees come from a serial BFS that picks a random valid parent (any
 neighbour one level up), so they differ from any particular BFS's tree.
 Checks: true trees pass on several graphs and 1, 2, 3 ranks, with nedge
 recomputed exactly; each planted corruption is caught and named by its rule
-(with the example vertex); bad inputs give DESIGN's exit codes and no output.
+(with the example vertex); bad inputs give docs/DESIGN.md's exit codes and no output.
 The functions above `main` are also used by bench/validate.sh."""
 import os, shutil, subprocess, sys
 import numpy as np
@@ -127,9 +127,9 @@ def graph_random(n, m, seed):
     rng.shuffle(t)
     return n, t
 
-def graph_snap():
-    path = os.path.join(b2ref.DATA, "snap", "ca-GrQc.txt")
-    if not os.path.exists(path):
+def graph_snap(rep):
+    path = os.path.join(b2ref.SNAP_DIR, "ca-GrQc.txt")
+    if not b2ref.need_input(rep, path):
         return None
     rows = [l.split() for l in open(path, "rb").read().decode().splitlines() if l and not l.startswith("#")]
     a = np.array([(int(x), int(y)) for x, y in rows], dtype=np.int64)
@@ -202,10 +202,10 @@ def main():
 
     # ---- true trees pass ---------------------------------------------------
     graphs = [("small", *graph_small()), ("cycle", *graph_cycle()), ("random", *graph_random(300 if san else 2000, 500 if san else 3000, 3))]
-    sg = graph_snap()
+    sg = graph_snap(rep)
     if sg and not san:
         graphs.append(("ca-GrQc", *sg))
-    if os.path.exists(os.path.join(b2ref.BIN, "rmat-gen")):
+    if rep.check("rmat-gen built", os.path.exists(os.path.join(b2ref.BIN, "rmat-gen")), "not in " + b2ref.BIN):
         e = os.path.join(tmp, "rmat.edges.h5")
         b2ref.run(1, "rmat-gen", "-s", 8 if san else 11, "-e", 8, "--seed", 5, "-o", e)
         n, t, _ = b2ref.read_edges(e)

@@ -23,8 +23,8 @@ def main():
     e = os.path.join(tmp, "rmat.h5")
     b2ref.run(1, "rmat-gen", "-s", 8 if b2ref.SAN else 10, "-e", 8, "--seed", 3, "-o", e)
     graphs.append(("rmat", e, [(1, 1, 2), (2, 1, 3), (1, 2, 1)]))
-    snap = os.path.join(b2ref.DATA, "snap", "ca-GrQc.txt")
-    if os.path.exists(snap) and not b2ref.SAN:
+    snap = os.path.join(b2ref.SNAP_DIR, "ca-GrQc.txt")
+    if not b2ref.SAN and b2ref.need_input(rep, snap):
         e2 = os.path.join(tmp, "grqc.h5")
         b2ref.run(1, "snap-import", snap, "-o", e2)
         graphs.append(("ca-GrQc", e2, [(2, 1, 2)]))
