@@ -195,7 +195,7 @@ int b2_h5_format(char *out, size_t outsz, hid_t file, const char *where)
 }
 
 /* The newest format_version of each bfs2d format that this build reads
- * (docs/FORMATS.md); a writer's b2_h5_create gets the same number. */
+ * (docs/FORMATS.md); writers pass the same number to b2_h5_create. */
 static const struct {
 	const char *format;
 	int64_t version;
