@@ -102,8 +102,12 @@ typedef struct b2_stdopts {
 } b2_stdopts;
 /* Handles a standard option c (from getopt_long). Returns 0 when handled,
  * B2_EXIT_HELP after printing help or version, B2_EUSAGE for '?' (getopt
- * already complained) or for an option it does not know (-1: not standard). */
+ * already complained) or for a second -o/--output, -1 for a c that is not a
+ * standard option. */
 int b2_std_option(b2_stdopts *std, int c, const char *optarg_, const char *help);
+/* Called by b2_init: getopt's own messages (unknown option, missing
+ * argument) name the program as b2_prog, on rank 0 only. */
+void b2_opts_init(char **argv);
 /* "prog: message\nTry 'prog --help' for more information." on rank 0; returns B2_EUSAGE. */
 int b2_usage_err(const char *fmt, ...) B2_PRINTF(1, 2);
 int b2_parse_u64(uint64_t *out, const char *s, const char *what, uint64_t min, uint64_t max);

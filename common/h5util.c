@@ -217,16 +217,53 @@ int b2_h5_commit(b2_h5out *out, int error)
 	return error;
 }
 
-int b2_h5_format(char *out, size_t outsz, hid_t file)
+int b2_h5_format(char *out, size_t outsz, hid_t file, const char *where)
 {
 	out[0] = 0;
 	if (H5Aexists(file, "format") <= 0)
 		return 0;
 	char *s = NULL;
-	int error = b2_attr_get_str(&s, file, "format", "");
+	int error = b2_attr_get_str(&s, file, "format", where);
 	if (!error)
 		snprintf(out, outsz, "%s", s);
 	free(s);
+	return error;
+}
+
+/* The newest format_version of each bfs2d format that this build reads
+ * (docs/FORMATS.md); writers pass the same number to b2_h5_create. */
+static const struct {
+	const char *format;
+	int64_t version;
+} known_formats[] = {
+	{"bfs2d-edges", 1}, {"bfs2d-partition", 1}, {"bfs2d-bfs", 1}, {"bfs2d-validation", 1},
+};
+
+int64_t b2_format_version(const char *format)
+{
+	for (size_t k = 0; k < sizeof known_formats / sizeof *known_formats; k++)
+		if (!strcmp(format, known_formats[k].format))
+			return known_formats[k].version;
+	return 0;
+}
+
+/* A file of a known format whose format_version is newer than this build
+ * reads is refused: its layout may mean something else. Files without the
+ * attribute (written by other tools) are taken as version 1. */
+static int check_version(hid_t file, const char *path, const char *fmt)
+{
+	int64_t known = b2_format_version(fmt), v = 1;
+	int error = 0;
+	if (known == 0)
+		return 0;
+	B2_TRY(b2_attr_opt_i64(&v, NULL, file, "format_version", path, 1));
+	if (v < 1)
+		B2_FAIL0(B2_EDATA, "%s: attribute format_version is %lld, expected a version >= 1",
+		         path, (long long)v);
+	if (v > known)
+		B2_FAIL0(B2_EDATA, "%s: %s format_version %lld is newer than this %s reads (%lld at most): "
+		         "it needs a newer bfs2d", path, fmt, (long long)v, b2_prog, (long long)known);
+done:
 	return error;
 }
 
@@ -265,13 +302,12 @@ int b2_h5_open(hid_t *file, const char *path, MPI_Comm comm, const char *expect)
 		b2_err0(B2_EDATA, "%s: cannot be read as HDF5 (truncated or corrupt?)", path);
 		goto done;
 	}
-	if (expect) {
-		char fmt[128];
-		B2_TRY(b2_h5_format(fmt, sizeof fmt, *file));
-		if (strcmp(fmt, expect) != 0)
-			B2_FAIL0(B2_EDATA, "%s: not a %s file (its format attribute is '%s')", path, expect,
-			         fmt[0] ? fmt : "(none)");
-	}
+	char fmt[128];
+	B2_TRY(b2_h5_format(fmt, sizeof fmt, *file, path));
+	if (expect && strcmp(fmt, expect) != 0)
+		B2_FAIL0(B2_EDATA, "%s: not a %s file (its format attribute is '%s')", path, expect,
+		         fmt[0] ? fmt : "(none)");
+	B2_TRY(check_version(*file, path, fmt));
 done:
 	if (fapl >= 0)
 		H5Pclose(fapl);
@@ -408,46 +444,105 @@ int b2_attr_get_f64v(double *out, size_t n, hid_t obj, const char *name, const c
 	return attr_get(out, n, obj, name, H5T_NATIVE_DOUBLE, H5T_FLOAT, where);
 }
 
-int b2_attr_get_str(char **out, hid_t obj, const char *name, const char *where)
+/* A memory string type of `size` bytes (or H5T_VARIABLE) in the character set
+ * of the stored type: HDF5 converts no string between ASCII and UTF-8, and
+ * h5py stores str values as UTF-8 variable-length strings. */
+static hid_t str_memtype(hid_t stored, size_t size)
+{
+	hid_t mt = H5Tcopy(H5T_C_S1);
+	H5T_cset_t cset = H5Tget_cset(stored);
+	if (mt < 0)
+		return mt;
+	if (H5Tset_size(mt, size) < 0 || (cset >= 0 && H5Tset_cset(mt, cset) < 0) ||
+	    (size != H5T_VARIABLE && H5Tset_strpad(mt, H5T_STR_NULLTERM) < 0)) {
+		H5Tclose(mt);
+		return -1;
+	}
+	return mt;
+}
+
+int b2_attr_get_strv(char ***out, size_t *n, hid_t obj, const char *name, const char *where)
 {
 	int error = 0;
-	hid_t a = -1, t = -1, mt = -1;
+	hid_t a = -1, s = -1, t = -1, mt = -1;
+	char *buf = NULL, **vbuf = NULL, **list = NULL;
+	hssize_t np = 0;
+	int vl = 0;
 	*out = NULL;
+	*n = 0;
 	if (H5Aexists(obj, name) <= 0)
 		B2_FAIL0(B2_EDATA, "%s: attribute '%s' is missing", where, name);
 	a = H5Aopen(obj, name, H5P_DEFAULT);
+	s = a >= 0 ? H5Aget_space(a) : -1;
 	t = a >= 0 ? H5Aget_type(a) : -1;
-	if (t < 0 || H5Tget_class(t) != H5T_STRING)
-		B2_FAIL0(B2_EDATA, "%s: attribute '%s' is not a string", where, name);
-	if (H5Tis_variable_str(t) > 0) {
-		char *vs = NULL;
-		mt = H5Tcopy(H5T_C_S1);
-		H5Tset_size(mt, H5T_VARIABLE);
-		if (H5Aread(a, mt, &vs) < 0)
+	if (s < 0 || t < 0 || H5Tget_class(t) != H5T_STRING)
+		B2_FAIL0(B2_EDATA, "%s: attribute '%s' is not a string or a list of strings", where, name);
+	np = H5Sget_simple_extent_npoints(s);
+	if (np <= 0 || np > 1000000)
+		B2_FAIL0(B2_EDATA, "%s: attribute '%s' has %lld strings", where, name, (long long)np);
+	vl = H5Tis_variable_str(t) > 0;
+	size_t sz = vl ? 0 : H5Tget_size(t);
+	mt = str_memtype(t, vl ? H5T_VARIABLE : sz + 1);
+	if (mt < 0)
+		B2_FAIL0(B2_EDATA, "%s: cannot read attribute '%s'", where, name);
+	B2_TRY(b2_calloc(&list, (size_t)np, sizeof *list, name));
+	if (vl) {
+		B2_TRY(b2_calloc(&vbuf, (size_t)np, sizeof *vbuf, name));
+		if (H5Aread(a, mt, vbuf) < 0) {
+			free(vbuf); /* nothing to reclaim */
+			vbuf = NULL;
 			B2_FAIL0(B2_EDATA, "%s: cannot read attribute '%s'", where, name);
-		size_t n = strlen(vs) + 1;
-		B2_TRY(b2_alloc(out, n, "string attribute"));
-		memcpy(*out, vs, n);
-		H5free_memory(vs);
+		}
+		for (hssize_t i = 0; i < np && !error; i++)
+			if ((list[i] = strdup(vbuf[i] ? vbuf[i] : "")) == NULL)
+				error = b2_err(B2_EIO, "out of host memory for attribute '%s'", name);
+		H5Dvlen_reclaim(mt, s, H5P_DEFAULT, vbuf);
+		if (error)
+			goto done;
 	} else {
-		/* one byte more than stored, NUL-terminated: a NULLPAD string that
-		 * fills its size (as h5py writes them) keeps its last character */
-		size_t n = H5Tget_size(t);
-		B2_TRY(b2_calloc(out, n + 1, 1, "string attribute"));
-		mt = H5Tcopy(H5T_C_S1);
-		H5Tset_size(mt, n + 1);
-		H5Tset_strpad(mt, H5T_STR_NULLTERM);
-		if (H5Aread(a, mt, *out) < 0)
+		/* one byte more than stored per string, NUL-terminated: a NULLPAD
+		 * string that fills its size (as h5py writes them) keeps its last
+		 * character */
+		B2_TRY(b2_calloc(&buf, (size_t)np, sz + 1, name));
+		if (H5Aread(a, mt, buf) < 0)
 			B2_FAIL0(B2_EDATA, "%s: cannot read attribute '%s'", where, name);
+		for (hssize_t i = 0; i < np; i++)
+			if ((list[i] = strdup(buf + (size_t)i * (sz + 1))) == NULL)
+				B2_FAIL(B2_EIO, "out of host memory for attribute '%s'", name);
 	}
+	*out = list;
+	*n = (size_t)np;
+	list = NULL;
 done:
-	if (error) {
-		free(*out);
-		*out = NULL;
+	if (list) {
+		for (hssize_t i = 0; i < np; i++)
+			free(list[i]);
+		free(list);
 	}
+	free(buf);
+	free(vbuf);
 	if (mt >= 0) H5Tclose(mt);
 	if (t >= 0) H5Tclose(t);
+	if (s >= 0) H5Sclose(s);
 	if (a >= 0) H5Aclose(a);
+	return error;
+}
+
+int b2_attr_get_str(char **out, hid_t obj, const char *name, const char *where)
+{
+	int error = 0;
+	char **list = NULL;
+	size_t n = 0;
+	*out = NULL;
+	B2_TRY(b2_attr_get_strv(&list, &n, obj, name, where));
+	if (n != 1)
+		B2_FAIL0(B2_EDATA, "%s: attribute '%s' has %zu strings, expected one", where, name, n);
+	*out = list[0];
+	list[0] = NULL;
+done:
+	for (size_t i = 0; i < n; i++)
+		free(list[i]);
+	free(list);
 	return error;
 }
 
@@ -576,12 +671,24 @@ done:
 	return error;
 }
 
+/* The file and the path of an open object, for messages ("?" if unknown). */
+static void obj_where(hid_t obj, char *file, size_t fn, char *name, size_t nn)
+{
+	if (H5Fget_name(obj, file, fn) <= 0)
+		snprintf(file, fn, "?");
+	if (H5Iget_name(obj, name, nn) <= 0)
+		snprintf(name, nn, "?");
+}
+
 int b2_dset_rows(uint64_t *rows, hid_t dset)
 {
 	hsize_t d[2] = {0, 0};
 	hid_t s = H5Dget_space(dset);
-	if (s < 0)
-		return b2_err(B2_EDATA, "cannot read a dataset's shape");
+	if (s < 0) {
+		char file[4096], name[256];
+		obj_where(dset, file, sizeof file, name, sizeof name);
+		return b2_err(B2_EDATA, "%s: cannot read the shape of dataset %s", file, name);
+	}
 	H5Sget_simple_extent_dims(s, d, NULL);
 	H5Sclose(s);
 	*rows = d[0];
@@ -629,11 +736,14 @@ static int rows_io(hid_t dset, hid_t memtype, uint64_t row0, uint64_t nrows, voi
 		H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE);
 	herr_t rc = write ? H5Dwrite(dset, memtype, ms, fs, dxpl, buf)
 	                  : H5Dread(dset, memtype, ms, fs, dxpl, buf);
-	if (rc < 0)
-		error = write ? b2_err(B2_EIO, "cannot write rows %llu..%llu (disk full?)",
-		                       (unsigned long long)row0, (unsigned long long)(row0 + nrows))
-		              : b2_err(B2_EDATA, "cannot read rows %llu..%llu (truncated file?)",
-		                       (unsigned long long)row0, (unsigned long long)(row0 + nrows));
+	if (rc < 0) {
+		char file[4096], name[256];
+		obj_where(dset, file, sizeof file, name, sizeof name);
+		error = write ? b2_err(B2_EIO, "cannot write rows %llu..%llu of %s (disk full?)",
+		                       (unsigned long long)row0, (unsigned long long)(row0 + nrows), name)
+		              : b2_err(B2_EDATA, "%s: cannot read rows %llu..%llu of %s (truncated file?)", file,
+		                       (unsigned long long)row0, (unsigned long long)(row0 + nrows), name);
+	}
 done:
 	if (ms >= 0) H5Sclose(ms);
 	H5Sclose(fs);

@@ -50,12 +50,17 @@ int b2_check_space(const char *path, uint64_t bytes);
 extern int b2_h5_poisoned;
 
 /* Collective over comm. Opens read-only; B2_EIO if the file cannot be opened
- * (missing, no permission), B2_EDATA if it is not HDF5 / truncated, or if its
- * `format` attribute is not expect_format (the message names what was found).
- * expect_format NULL: no check. */
+ * (missing, no permission), B2_EDATA if it is not HDF5 / truncated, if its
+ * `format` attribute is not expect_format (the message names what was found;
+ * expect_format NULL: any format), or if its `format_version` is newer than
+ * b2_format_version(format) (both numbers named). */
 int b2_h5_open(hid_t *file, const char *path, MPI_Comm comm, const char *expect_format);
-/* Reads `format` of an open file; "" when absent. */
-int b2_h5_format(char *out, size_t outsz, hid_t file);
+/* Reads `format` of an open file (fixed- or variable-length string); ""
+ * when absent. Messages name `where`, the file's name. */
+int b2_h5_format(char *out, size_t outsz, hid_t file, const char *where);
+/* The newest format_version of a bfs2d format this build reads; 0 for a
+ * format it does not know. */
+int64_t b2_format_version(const char *format);
 
 /* Attributes on any object (file root included). Writes are collective and
  * must get the same value on every rank. Reads of a missing or mistyped
@@ -75,8 +80,13 @@ int b2_attr_get_f64(double *out, hid_t obj, const char *name, const char *where)
 /* Reads exactly n values. */
 int b2_attr_get_i64v(int64_t *out, size_t n, hid_t obj, const char *name, const char *where);
 int b2_attr_get_f64v(double *out, size_t n, hid_t obj, const char *name, const char *where);
-/* *out is malloc'd, NUL-terminated; caller frees. */
+/* String readers take fixed- and variable-length strings, ASCII or UTF-8
+ * (h5py writes a str as a variable-length UTF-8 string).
+ * *out is malloc'd, NUL-terminated; caller frees. */
 int b2_attr_get_str(char **out, hid_t obj, const char *name, const char *where);
+/* A list of strings (a scalar string is a list of one): *out is an array of
+ * *n malloc'd strings; the caller frees each and the array. */
+int b2_attr_get_strv(char ***out, size_t *n, hid_t obj, const char *name, const char *where);
 /* Optional attributes: when absent, *out = dflt (NULL for strings) and
  * *present (if not NULL) = 0; when present, read as the getters above. */
 int b2_attr_opt_i64(int64_t *out, int *present, hid_t obj, const char *name, const char *where,

@@ -35,6 +35,7 @@ int b2_init(int *argc, char ***argv, const char *prog)
 	}
 	MPI_Comm_rank(MPI_COMM_WORLD, &b2_rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &b2_nranks);
+	b2_opts_init(*argv);
 	/* errors come back as codes, so every rank can agree before exiting */
 	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
 	/* ranks sharing a node share its cores: without OMP_NUM_THREADS, each

@@ -21,6 +21,15 @@ int b2_usage_err(const char *fmt, ...)
 	return B2_EUSAGE;
 }
 
+void b2_opts_init(char **argv)
+{
+	/* getopt names the program by argv[0], a path as typed; its messages
+	 * then read like everyone else's, and come from rank 0 only */
+	if (argv && argv[0])
+		argv[0] = (char *)b2_prog;
+	opterr = b2_rank == 0;
+}
+
 int b2_std_option(b2_stdopts *std, int c, const char *arg, const char *help)
 {
 	switch (c) {
@@ -41,6 +50,8 @@ int b2_std_option(b2_stdopts *std, int c, const char *arg, const char *help)
 		b2_log_set_verbosity(-1);
 		return 0;
 	case 'o':
+		if (std->output)
+			return b2_usage_err("-o/--output given twice ('%s', then '%s')", std->output, arg);
 		std->output = arg;
 		return 0;
 	case '?':

@@ -64,66 +64,6 @@ done:
 	return error;
 }
 
-/* A list of fixed- or variable-length strings stored as one attribute. */
-static int get_strv(char ***out, int *n, hid_t obj, const char *name, const char *where)
-{
-	int error = 0;
-	hid_t a = -1, s = -1, t = -1, mt = -1;
-	char *buf = NULL, **vbuf = NULL, **list = NULL;
-	hssize_t np = 0;
-	*out = NULL;
-	*n = 0;
-	a = H5Aopen(obj, name, H5P_DEFAULT);
-	s = a >= 0 ? H5Aget_space(a) : -1;
-	t = a >= 0 ? H5Aget_type(a) : -1;
-	if (s < 0 || t < 0 || H5Tget_class(t) != H5T_STRING)
-		B2_FAIL(B2_EDATA, "%s: attribute '%s' should be a list of strings", where, name);
-	np = H5Sget_simple_extent_npoints(s);
-	if (np <= 0 || np > 1000)
-		B2_FAIL(B2_EDATA, "%s: attribute '%s' has %lld strings", where, name, (long long)np);
-	B2_TRY(b2_calloc(&list, (size_t)np, sizeof *list, name));
-	mt = H5Tcopy(H5T_C_S1);
-	if (H5Tis_variable_str(t) > 0) {
-		H5Tset_size(mt, H5T_VARIABLE);
-		B2_TRY(b2_calloc(&vbuf, (size_t)np, sizeof *vbuf, name));
-		if (H5Aread(a, mt, vbuf) < 0)
-			B2_FAIL(B2_EDATA, "%s: cannot read attribute '%s'", where, name);
-		for (hssize_t i = 0; i < np && !error; i++)
-			if ((list[i] = strdup(vbuf[i] ? vbuf[i] : "")) == NULL)
-				error = b2_err(B2_EIO, "out of memory for attribute '%s'", name);
-		H5Dvlen_reclaim(mt, s, H5P_DEFAULT, vbuf);
-		if (error)
-			goto done;
-	} else {
-		size_t sz = H5Tget_size(t);
-		H5Tset_size(mt, sz);
-		B2_TRY(b2_calloc(&buf, (size_t)np * sz + 1, 1, name));
-		if (H5Aread(a, mt, buf) < 0)
-			B2_FAIL(B2_EDATA, "%s: cannot read attribute '%s'", where, name);
-		for (hssize_t i = 0; i < np; i++) {
-			if ((list[i] = calloc(sz + 1, 1)) == NULL)
-				B2_FAIL(B2_EIO, "out of memory for attribute '%s'", name);
-			memcpy(list[i], buf + (size_t)i * sz, sz);
-		}
-	}
-	*out = list;
-	*n = (int)np;
-	list = NULL;
-done:
-	if (list) {
-		for (hssize_t i = 0; i < np; i++)
-			free(list[i]);
-		free(list);
-	}
-	free(buf);
-	free(vbuf);
-	if (mt >= 0) H5Tclose(mt);
-	if (t >= 0) H5Tclose(t);
-	if (s >= 0) H5Sclose(s);
-	if (a >= 0) H5Aclose(a);
-	return error;
-}
-
 /* "results/rmat-s16-e16.h5" -> "rmat-s16-e16" */
 static char *graph_name(const char *edges_file)
 {
@@ -145,7 +85,7 @@ int report_file_format(char *fmt, size_t n, const char *path)
 	int error = 0;
 	hid_t f = -1;
 	B2_TRY(b2_h5_open(&f, path, MPI_COMM_SELF, NULL));
-	B2_TRY(b2_h5_format(fmt, n, f));
+	B2_TRY(b2_h5_format(fmt, n, f, path));
 done:
 	if (f >= 0) H5Fclose(f);
 	return error;
@@ -255,7 +195,7 @@ int run_load_valid(run *r, const char *path)
 	B2_TRY(b2_attr_opt_i64(&np_, NULL, f, "num_passed", path, -1));
 	B2_TRY(b2_attr_opt_i64(&nf, NULL, f, "num_failed", path, -1));
 	if (b2_attr_exists(f, "rule_names"))
-		B2_TRY(get_strv(&r->rule_names, &r->nrules, f, "rule_names", path));
+		B2_TRY(b2_attr_get_strv(&r->rule_names, &r->nrules, f, "rule_names", path));
 	if (ns != r->Kp)
 		B2_FAIL(B2_EDATA, "%s: num_searches is %lld but /search has %lld rows", path,
 		        (long long)ns, (long long)r->Kp);
@@ -294,7 +234,7 @@ done:
 
 const char *run_rule_name(const run *r, int64_t rule)
 {
-	if (r->rule_names && rule >= 0 && rule < r->nrules)
+	if (r->rule_names && rule >= 0 && (uint64_t)rule < r->nrules)
 		return r->rule_names[rule];
 	return "?";
 }
@@ -386,7 +326,7 @@ void run_free(run *r)
 	free(r->time); free(r->phase);
 	free(r->v_search); free(r->v_root); free(r->v_passed); free(r->v_rule);
 	free(r->v_example); free(r->v_nedge); free(r->v_time);
-	for (int i = 0; i < r->nrules; i++)
+	for (size_t i = 0; i < r->nrules; i++)
 		free(r->rule_names[i]);
 	free(r->rule_names);
 	free(r->status); free(r->v_row); free(r->used);

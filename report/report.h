@@ -35,7 +35,7 @@ typedef struct run {
 	int64_t *v_search, *v_root, *v_passed, *v_rule, *v_example, *v_nedge;
 	double *v_time;
 	char **rule_names;
-	int nrules;
+	size_t nrules;
 	/* derived */
 	int *status;     /* [K] ST_* */
 	int64_t *v_row;  /* [K] row in the validation file or -1 */
