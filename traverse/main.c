@@ -631,7 +631,7 @@ int main(int argc, char **argv)
 	int64_t maxlev = 1, *pred = NULL;
 	level_rows *lrows = NULL;
 	level_table lt = {0};
-	double *times = NULL, *phases = NULL;
+	double *times = NULL, *phases = NULL, *expdir = NULL;
 	b2_h5out out = {.file = -1};
 	int out_open = 0;
 	hid_t dpred = -1;
@@ -675,6 +675,7 @@ int main(int argc, char **argv)
 	B2_TRY(b2_calloc(&kept, (size_t)nkept + 1, 8, "results"));
 	B2_TRY(b2_calloc(&times, (size_t)nroots + 1, 8, "results"));
 	B2_TRY(b2_calloc(&phases, (size_t)nroots * B2_NPHASES + 1, 8, "results"));
+	B2_TRY(b2_calloc(&expdir, (size_t)nroots * 2 + 1, 8, "results"));
 	B2_TRY(b2_calloc(&lrows, (size_t)nroots + 1, sizeof *lrows, "results"));
 	B2_TRY(b2_calloc(&pred, (size_t)g.b, 8, "predecessors"));
 
@@ -699,6 +700,10 @@ int main(int argc, char **argv)
 		              MPI_COMM_WORLD);
 		for (int p = 0; p < B2_NPHASES; p++)
 			phases[q * B2_NPHASES + p] /= b2_nranks;
+		B2_TRY(b2_mpi_ok(MPI_Allreduce(s.expansion_by_dir, expdir + 2 * q, 2, MPI_DOUBLE, MPI_SUM,
+		                               MPI_COMM_WORLD), "MPI_Allreduce (expansion times)"));
+		expdir[2 * q] /= b2_nranks;
+		expdir[2 * q + 1] /= b2_nranks;
 		int64_t ds = 0, vis = 0;
 		B2_TRY(be->degree_sum(bk, &ds));
 		MPI_Allreduce(MPI_IN_PLACE, &ds, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
@@ -732,6 +737,8 @@ int main(int argc, char **argv)
 		B2_TRY(put_small(f, "/nedge", H5T_NATIVE_INT64, 1, d1, nedge));
 		B2_TRY(put_small(f, "/visited", H5T_NATIVE_INT64, 1, d1, visited));
 		B2_TRY(put_small(f, "/phase_time", H5T_NATIVE_DOUBLE, 2, d2, phases));
+		uint64_t de[2] = {(uint64_t)nroots, 2};
+		B2_TRY(put_small(f, "/expansion_time", H5T_NATIVE_DOUBLE, 2, de, expdir));
 		B2_TRY(level_table_make(&lt, lrows, nroots, maxlev));
 		B2_TRY(put_small(f, "/frontier_size", H5T_NATIVE_INT64, 2, d3, lt.front));
 		B2_TRY(put_small(f, "/level_direction", H5T_NATIVE_SCHAR, 2, d3, lt.dir));
@@ -802,7 +809,7 @@ done:
 		be->destroy(bk);
 	free(g.col_ptr); free(g.row_idx); free(g.tdeg);
 	free(pi.edges_file);
-	free(roots); free(nedge); free(visited); free(kept); free(times); free(phases);
+	free(roots); free(nedge); free(visited); free(kept); free(times); free(phases); free(expdir);
 	free(pred);
 	for (int64_t q = 0; lrows && q < nroots; q++)
 		level_rows_free(&lrows[q]);

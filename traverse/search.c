@@ -242,16 +242,21 @@ static void terminate(b2_search *s, b2_level_stats *st)
  * allgather) is the termination's part. */
 static void pull_phases(b2_search *s, double wall)
 {
-	double span = 0, lv[5 * B2_TRACE_LEVELS];
+	double span = 0, *lv = NULL;
 	int n = (int)s->nlevels;
 	int traced = s->trace && n <= B2_TRACE_LEVELS && b2_rank == 0;
-	check(s->be->pull_phases(s->bk, n, s->phase, &span, traced ? lv : NULL));
+	check(b2_alloc(&lv, (size_t)n * 5 * sizeof *lv, "level phases"));
+	check(s->be->pull_phases(s->bk, n, s->phase, &span, lv));
 	s->phase[B2_PH_TERMINATION] = wall > span ? wall - span : 0;
+	s->expansion_by_dir[0] = s->expansion_by_dir[1] = 0;
+	for (int l = 0; l < n; l++)
+		s->expansion_by_dir[s->ldir[l] == B2_BOTTOM_UP] += lv[5 * l + 1];
 	for (int l = 0; traced && l < n; l++)
 		fprintf(stderr, "level %2d  %s  frontier %10lld  xexp %7.1f  exp %7.1f  xfold %7.1f  upd %7.1f  device %7.1f  host %7.1f us\n",
 		        l + 1, s->ldir[l] == B2_BOTTOM_UP ? "BU" : "TD", (long long)s->fsize[l],
 		        lv[5 * l] * 1e6, lv[5 * l + 1] * 1e6, lv[5 * l + 2] * 1e6, lv[5 * l + 3] * 1e6,
 		        lv[5 * l + 4] * 1e6, s->ltime[l] * 1e6);
+	free(lv);
 }
 
 int b2_search_run(b2_search *s, int64_t root)
@@ -263,6 +268,7 @@ int b2_search_run(b2_search *s, int64_t root)
 	double t[6], levels_wall = 0;
 
 	memset(s->phase, 0, sizeof s->phase);
+	memset(s->expansion_by_dir, 0, sizeof s->expansion_by_dir);
 	check(b2_mpi_ok(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier"));
 	double t0 = b2_now();
 	check(be->begin(bk, mine ? root - blk * s->b : -1));
@@ -295,6 +301,7 @@ int b2_search_run(b2_search *s, int64_t root)
 		t[5] = b2_now();
 		for (int p = 0; p < 5; p++)
 			s->phase[p] += t[p + 1] - t[p];
+		s->expansion_by_dir[dir == B2_BOTTOM_UP] += t[2] - t[1];
 		/* the step from frontier lvl-1, recorded in its slot */
 		s->ldir[lvl - 1] = (signed char)dir;
 		s->lexam[lvl - 1] = global.examined;

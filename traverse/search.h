@@ -48,6 +48,7 @@ typedef struct b2_search {
 	int64_t *stats, *ncol;    /* [3*R*C] allgathered level stats, [R] */
 	/* per-search results */
 	double time, phase[B2_NPHASES];
+	double expansion_by_dir[2]; /* the expansion phase split: top-down, bottom-up steps */
 	int64_t nlevels;   /* levels with a non-empty frontier, the root's included */
 	int64_t cap_levels;
 	int64_t *fsize;    /* [cap_levels] global frontier size per level */
