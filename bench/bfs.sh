@@ -14,7 +14,8 @@
 #                         copies (--ipc push) and MPI (--ipc off);
 #                         the big graphs last, so a time limit cuts the least.
 #                         a 2D lattice and a long chain (PARTS "shapes"),
-#                         auto against top-down;
+#                         auto against top-down; the direction rule's alpha x
+#                         beta at scales $AB_SCALES (PARTS "ab": ALPHAS, BETAS);
 #                         PARTS (default "k weak one shapes") picks the sections;
 #                         IPC_PUSH=0 / IPC_OFF=0 leave out the --ipc push /
 #                         --ipc off rows; BITMAPS picks the bitmap modes.
@@ -178,6 +179,16 @@ gpu)
     for s in ${SCALES:-21 24 26}; do
       for d in $DIRS; do
         bfs "1gpu-s$s-$d" 1 "$(part "$s" 1x1)" --backend cuda --direction $d
+      done
+    done
+  fi
+  if [[ " $PARTS " == *" ab "* ]]; then
+    echo "## the direction rule: alpha x beta, one GPU, auto"
+    for s in ${AB_SCALES:-21 24 26}; do
+      for a in ${ALPHAS:-5 15 30 60}; do
+        for b in ${BETAS:-6 18 54}; do
+          LEVELS=0 bfs "ab-s$s-a$a-b$b" 1 "$(part "$s" 1x1)" --backend cuda --alpha $a --beta $b
+        done
       done
     done
   fi

@@ -145,10 +145,14 @@ __global__ void k_unpack(Sources src, int64_t nwords, uint32_t *__restrict__ dst
 
 /* The step's counts: out[c] += vertices in discovery bitmap c (blockIdx.y =
  * c, bitmaps bw1 words apart), and out[nc] += the tuple degrees of those in
- * the own column's (c == j: the new frontier so far). */
+ * the own column's (c == j: the new frontier so far); top-down, out[nc + 1]
+ * = the scan's total (*examined: the edges the step looked at). */
 __global__ void k_level_counts(const uint32_t *__restrict__ bmp, int64_t bw, uint64_t bw1, int nc,
-                               int j, const int64_t *__restrict__ tdeg, unsigned long long *out)
+                               int j, const int64_t *__restrict__ tdeg, const uint64_t *examined,
+                               unsigned long long *out)
 {
+	if (examined && blockIdx.x == 0 && blockIdx.y == 0 && threadIdx.x == 0)
+		out[nc + 1] = *examined;
 	typedef cub::BlockReduce<unsigned long long, TPB> BR;
 	__shared__ typename BR::TempStorage tmp;
 	const int c = blockIdx.y;
@@ -345,6 +349,18 @@ __global__ void k_row_fill(const uint64_t *__restrict__ colptr, const uint32_t *
 			colidx[atomicAdd(&fill[rowidx[e]], 1ull)] = (uint32_t)u;
 }
 
+/* nz bit r: local row r has an edge in this block (bits past nr: 0). */
+__global__ void k_nonempty(const uint64_t *__restrict__ rowptr, int64_t nr, uint32_t *nz)
+{
+	for (int64_t w = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; w < (nr + 31) / 32;
+	     w += (int64_t)gridDim.x * blockDim.x) {
+		uint32_t m = 0;
+		for (int q = 0; q < 32 && w * 32 + q < nr; q++)
+			m |= (uint32_t)(rowptr[w * 32 + q + 1] > rowptr[w * 32 + q]) << q;
+		nz[w] = m;
+	}
+}
+
 /* dst's bits [tag, tag + 32*nwords) |= bitmap blockIdx.y of src: blocks of
  * b bits that start anywhere in dst (the column frontier, the rows'
  * visited state). Neighbouring blocks share a word: atomics. */
@@ -395,7 +411,7 @@ enum { BU_K = 4 };
 
 struct BottomUpArgs {
 	const uint64_t *rowptr;
-	const uint32_t *colidx, *fcol;
+	const uint32_t *colidx, *fcol, *nzrow;
 	uint32_t *vis, *pred, *bmp;
 	int32_t *level;
 	int64_t nr;
@@ -419,13 +435,15 @@ __global__ void __launch_bounds__(TPB) k_bottom_up(BottomUpArgs a)
 	const int64_t wstride = ((int64_t)gridDim.x * blockDim.x) >> 5;
 	unsigned long long seen = 0;
 	for (int64_t w = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5; w < nw; w += wstride) {
-		const uint32_t vw = a.vis[w];
-		if (vw == FULL)
+		/* rows without local edges cannot find a parent here: never load
+		 * their row pointers */
+		const uint32_t vw = a.vis[w], todo = ~vw & __ldg(&a.nzrow[w]);
+		if (!todo)
 			continue;
 		const int64_t r = w * 32 + lane;
 		bool found = false;
 		uint32_t u = 0;
-		if (r < a.nr && !(vw >> lane & 1)) {
+		if (todo >> lane & 1) {
 			/* BU_K neighbours at a time: their loads, then their frontier
 			 * words, are in flight together */
 			const uint64_t e0 = __ldg(&a.rowptr[r]), e1 = __ldg(&a.rowptr[r + 1]);
@@ -751,7 +769,7 @@ struct cu_bk {
 	/* bottom-up: the local block row-major, the column frontier as a bitmap
 	 * over local columns, the row peers' visited blocks (MPI) */
 	uint64_t *rowptr;
-	uint32_t *colidx, *fcol, *vrecv;
+	uint32_t *colidx, *fcol, *vrecv, *nzrow;
 	uint32_t *h_vsend, *h_vrecv;
 	/* the step's counts: [c < C] discoveries per grid column, [C] the own
 	 * column's degrees, [C + 1] edges examined (pull mode: the last two are
@@ -836,7 +854,7 @@ static void cu_destroy(void *p)
 	void *dev[] = {k->colptr, k->deg, k->cumul, k->rowidx, k->vis, k->pred, k->front, k->dst,
 	               k->bmp, k->af, k->in, k->level, k->tdeg, k->pred64, k->tmpcnt,
 	               k->dsum, k->cubtmp, k->wait_ns, k->rowptr, k->colidx, k->fcol, k->vrecv,
-	               k->dstat, k->lc};
+	               k->dstat, k->lc, k->nzrow};
 	for (size_t x = 0; x < sizeof dev / sizeof dev[0]; x++)
 		if (dev[x])
 			cudaFree(dev[x]);
@@ -869,6 +887,8 @@ static void cu_destroy(void *p)
 			goto done;                                                                        \
 	} while (0)
 
+static int blocks_for(const cu_bk *k, int64_t n);
+
 /* The local block row-major, on the device: row counts, their scan (CUB),
  * then the columns appended through a cursor per row. */
 static int build_csr(cu_bk *k)
@@ -890,6 +910,9 @@ static int build_csr(cu_bk *k)
 	                                 k->st));
 	CU_TRY(cudaMemcpyAsync(fill, k->rowptr, (size_t)k->nr * 8, cudaMemcpyDeviceToDevice, k->st));
 	k_row_fill<<<k->grid, TPB, 0, k->st>>>(k->colptr, k->rowidx, k->nc, fill, k->colidx);
+	CU_TRY(cudaGetLastError());
+	DALLOC(k->nzrow, (size_t)b2_bmp_words(k->nr) * 4);
+	k_nonempty<<<blocks_for(k, b2_bmp_words(k->nr)), TPB, 0, k->st>>>(k->rowptr, k->nr, k->nzrow);
 	CU_TRY(cudaGetLastError());
 	CU_TRY(cudaStreamSynchronize(k->st));
 done:
@@ -950,6 +973,7 @@ static int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 	 * the column frontier bitmap, the row peers' visited blocks */
 	if (o->bottom_up)
 		need += g->nnz * 4 + (size_t)(k->nr + 1) * 8 * 2 + (size_t)b2_bmp_words(k->nc) * 4 +
+		        (size_t)b2_bmp_words(k->nr) * 4 +
 		        (size_t)g->C * (size_t)(k->bw + 1) * 4 * 2;
 	cudaMemGetInfo(&fre, &tot);
 	if (need > fre) {
@@ -1279,7 +1303,10 @@ static int expand_columns(cu_bk *k, int64_t n, int lvl, int set)
 	size_t bytes = k->cubbytes;
 	/* deg[n] is read but does not matter: an exclusive scan of n + 1 items */
 	CU(cub::DeviceScan::ExclusiveSum(k->cubtmp, bytes, k->deg, k->cumul, (int64_t)(n + 1), k->st));
-	CU(cudaMemcpyAsync(k->lc + k->g.C + 1, k->cumul + n, 8, cudaMemcpyDeviceToDevice, k->st));
+	/* pull mode counts nothing in the step: the scan's total is the
+	 * level's examined edges for the update to hand over */
+	if (k->pull)
+		CU(cudaMemcpyAsync(k->lc + k->g.C + 1, k->cumul + n, 8, cudaMemcpyDeviceToDevice, k->st));
 	ExpandArgs a;
 	a.colptr = k->colptr; a.rowidx = k->rowidx; a.af = k->af; a.cumul = k->cumul; a.n = n;
 	a.vis = k->vis; a.pred = k->pred; a.bmp = bmp_set(k, set, 0); a.level = k->level;
@@ -1389,7 +1416,7 @@ static int column_frontier(cu_bk *k, int set)
 static int bottom_up(cu_bk *k, int lvl, int set)
 {
 	BottomUpArgs a;
-	a.rowptr = k->rowptr; a.colidx = k->colidx; a.fcol = k->fcol;
+	a.rowptr = k->rowptr; a.colidx = k->colidx; a.fcol = k->fcol; a.nzrow = k->nzrow;
 	a.vis = k->vis; a.pred = k->pred; a.bmp = bmp_set(k, set, 0); a.level = k->level;
 	a.nr = k->nr; a.b = (uint32_t)k->b; a.j = (uint32_t)k->g.j;
 	a.bw1 = (uint64_t)(k->bw + 1); a.lvl = lvl; a.examined = k->lc + k->g.C + 1;
@@ -1439,7 +1466,8 @@ static int cu_expand(void *p, int lvl, int dir, int64_t *cnt_out, int64_t *exami
 	/* the level's counts in one kernel and one copy */
 	int gx = blocks_for(k, k->bw);
 	k_level_counts<<<dim3(gx > 64 ? 64 : gx, C), TPB, 0, k->st>>>(
-		k->bmp, k->bw, (uint64_t)(k->bw + 1), C, j, k->tdeg, k->lc);
+		k->bmp, k->bw, (uint64_t)(k->bw + 1), C, j, k->tdeg,
+		dir == B2_TOP_DOWN && n > 0 ? k->cumul + n : NULL, k->lc);
 	CU_LAUNCHED();
 	/* fold messages small enough to travel as lists become lists now */
 	for (int c = 0; c < C; c++)

@@ -272,8 +272,10 @@ int b2_search_run(b2_search *s, int64_t root)
 	check(b2_mpi_ok(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier"));
 	double t0 = b2_now();
 	check(be->begin(bk, mine ? root - blk * s->b : -1));
-	/* pull mode: every rank's begin is done before a peer reads its frontier */
-	if (s->pull)
+	/* every rank's begin is done before a peer reads its state in place:
+	 * pull mode's frontier, and with device-direct row exchanges the
+	 * visited block a bottom-up level reads (else the previous search's) */
+	if (s->pull || (s->fold.peer && s->direction != B2_DIRECTION_TOP_DOWN))
 		check(b2_mpi_ok(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier"));
 	memset(s->ncol, 0, (size_t)s->R * 8);
 	if (blk / s->R == s->j)
