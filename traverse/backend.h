@@ -79,6 +79,8 @@ enum { B2_TOP_DOWN = 0, B2_BOTTOM_UP = 1 };
 
 typedef struct b2_bkopts {
 	int bottom_up;        /* bottom-up levels may run: build the local CSR */
+	int frontier_degree;  /* the update sums the new frontier's tuple degrees
+	                         (the direction rule needs them; else degree is 0) */
 	int edges_per_thread; /* 1, 2, 4 or 8 (CUDA; the CPU backend ignores it) */
 	int pack_front;       /* also build the frontier as a bitmap (expand messages) */
 	int pack_fold;        /* also build the outgoing fold lists as bitmaps */

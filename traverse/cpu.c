@@ -428,7 +428,7 @@ static int cpu_update(void *p, int lvl, b2_level_stats *st)
 	}
 	k->nfront = k->cnt[j];
 	int64_t deg = 0;
-	for (int64_t x = 0; x < k->nfront; x++)
+	for (int64_t x = 0; k->o.frontier_degree && x < k->nfront; x++)
 		deg += k->g.tdeg[k->front[x]];
 	st->front = k->nfront;
 	st->degree = deg;

@@ -145,7 +145,8 @@ __global__ void k_unpack(Sources src, int64_t nwords, uint32_t *__restrict__ dst
 
 /* The step's counts: out[c] += vertices in discovery bitmap c (blockIdx.y =
  * c, bitmaps bw1 words apart), and out[nc] += the tuple degrees of those in
- * the own column's (c == j: the new frontier so far); top-down, out[nc + 1]
+ * the own column's (c == j: the new frontier so far; tdeg NULL: not
+ * summed); top-down, out[nc + 1]
  * = the scan's total (*examined: the edges the step looked at). */
 __global__ void k_level_counts(const uint32_t *__restrict__ bmp, int64_t bw, uint64_t bw1, int nc,
                                int j, const int64_t *__restrict__ tdeg, const uint64_t *examined,
@@ -162,7 +163,7 @@ __global__ void k_level_counts(const uint32_t *__restrict__ bmp, int64_t bw, uin
 	     x += (int64_t)gridDim.x * blockDim.x) {
 		uint32_t w = __ldg(&m[x]);
 		n += __popc(w);
-		if (c == j)
+		if (c == j && tdeg)
 			for (; w; w &= w - 1)
 				d += (unsigned long long)__ldg(&tdeg[x * 32 + __ffs(w) - 1]);
 	}
@@ -496,11 +497,11 @@ __global__ void k_front_stats(const uint32_t *__restrict__ fbmp, int64_t bw,
 	__shared__ typename BR::TempStorage tmp;
 	unsigned long long n = 0, d = 0;
 	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < bw;
-	     x += (int64_t)gridDim.x * blockDim.x)
-		for (uint32_t w = fbmp[x]; w; w &= w - 1) {
-			n++;
+	     x += (int64_t)gridDim.x * blockDim.x) {
+		n += __popc(fbmp[x]);
+		for (uint32_t w = tdeg ? fbmp[x] : 0; w; w &= w - 1)
 			d += (unsigned long long)__ldg(&tdeg[x * 32 + __ffs(w) - 1]);
-		}
+	}
 	n = BR(tmp).Sum(n);
 	__syncthreads();
 	d = BR(tmp).Sum(d);
@@ -654,11 +655,11 @@ k_update_words(Sources src, int nsrc, int64_t nwords, uint32_t rowbase, uint32_t
 		}
 		if (fresh_all)
 			fbmp[x] |= fresh_all;
-		if (pf.count)
-			for (uint32_t f = fbmp[x]; f; f &= f - 1) {
-				total++;
+		if (pf.count && pf.tdeg)
+			for (uint32_t f = fbmp[x]; f; f &= f - 1)
 				deg += (unsigned long long)__ldg(&pf.tdeg[x * 32 + __ffs(f) - 1]);
-			}
+		if (pf.count)
+			total += __popc(fbmp[x]);
 	}
 	if (!pf.count)
 		return;
@@ -1463,10 +1464,10 @@ static int cu_expand(void *p, int lvl, int dir, int64_t *cnt_out, int64_t *exami
 		*examined = 0;
 		return 0;
 	}
-	/* the level's counts in one kernel and one copy */
-	int gx = blocks_for(k, k->bw);
-	k_level_counts<<<dim3(gx > 64 ? 64 : gx, C), TPB, 0, k->st>>>(
-		k->bmp, k->bw, (uint64_t)(k->bw + 1), C, j, k->tdeg,
+	/* the level's counts in one kernel and one copy; a full grid, since
+	 * summing degrees reads one scattered word per frontier vertex */
+	k_level_counts<<<dim3(blocks_for(k, k->bw), C), TPB, 0, k->st>>>(
+		k->bmp, k->bw, (uint64_t)(k->bw + 1), C, j, k->o.frontier_degree ? k->tdeg : NULL,
 		dir == B2_TOP_DOWN && n > 0 ? k->cumul + n : NULL, k->lc);
 	CU_LAUNCHED();
 	/* fold messages small enough to travel as lists become lists now */
@@ -1535,7 +1536,7 @@ static int pull_update(cu_bk *k, int lvl, b2_level_stats *st)
 	pf.count = k->tmpcnt + C + 1;
 	pf.done = k->tmpcnt + C + 2;
 	pf.reset = k->tmpcnt + C;
-	pf.tdeg = k->tdeg;
+	pf.tdeg = k->o.frontier_degree ? k->tdeg : NULL;
 	pf.degree = k->lc + C;
 	pf.examined = k->lc + C + 1;
 	pf.host = k->d_ls;
@@ -1589,8 +1590,8 @@ static int cu_update(void *p, int lvl, b2_level_stats *st)
 		/* the new frontier's size and degrees, for the termination test
 		 * and the direction rule */
 		CU(cudaMemsetAsync(k->dstat, 0, 2 * 8, k->st));
-		k_front_stats<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(bmp_of(k, j), k->bw, k->tdeg,
-		                                                        k->dstat);
+		k_front_stats<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(
+			bmp_of(k, j), k->bw, k->o.frontier_degree ? k->tdeg : NULL, k->dstat);
 		CU_LAUNCHED();
 		CU(cudaMemcpyAsync(k->h_stat, k->dstat, 2 * 8, cudaMemcpyDeviceToHost, k->st));
 	}

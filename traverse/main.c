@@ -644,6 +644,7 @@ int main(int argc, char **argv)
 	B2_TRY(pick_backend(&be, &device, &shared, devname, sizeof devname, o.backend));
 	b2_bkopts bo = {
 		.bottom_up = o.direction != B2_DIRECTION_TOP_DOWN,
+		.frontier_degree = o.direction == B2_DIRECTION_AUTO,
 		.edges_per_thread = (int)o.ept,
 		.pack_front = g.R > 1 && o.bitmap != B2_BITMAP_OFF,
 		.pack_fold = g.C > 1 && o.bitmap != B2_BITMAP_OFF,
