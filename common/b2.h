@@ -13,6 +13,10 @@
 #include <mpi.h>
 
 #define BFS2D_VERSION "0.1.0"
+/* The git commit this build was made from (`git describe --always --dirty`,
+ * "unknown" outside a checkout), and "0.1.0 (git COMMIT)" (provenance.c). */
+const char *b2_git_commit(void);
+void b2_version_string(char *buf, size_t n);
 
 /* Exit codes, docs/DESIGN.md "Programs' behaviour". */
 enum {
