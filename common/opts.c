@@ -48,6 +48,9 @@ int b2_std_option(b2_stdopts *std, int c, const char *arg, const char *help)
 		std->verbosity = std->verbosity < 0 ? 1 : std->verbosity + 1;
 		b2_log_set_verbosity(std->verbosity);
 		return 0;
+	case B2_OPT_PROGRESS:
+		b2_log_force_progress(1);
+		return 0;
 	case 'q':
 		std->verbosity = -1;
 		b2_log_set_verbosity(-1);
