@@ -39,6 +39,9 @@ void b2_mpi_version_string(char *buf, size_t n)
 		snprintf(v, sizeof v, "unknown");
 	/* MPICH's string runs over several lines; its first line names it */
 	v[strcspn(v, "\r\n")] = 0;
+	for (char *c = v; *c; c++) /* "MPICH Version:\t4.0.2": one line, spaces */
+		if (*c == '\t')
+			*c = ' ';
 	snprintf(buf, n, "%s", v);
 }
 
