@@ -39,6 +39,10 @@ static const char help[] =
 	"Matrix Market matrix keeps its declared n vertices (it must be square): index i\n"
 	"is vertex i-1, isolated vertices included, /vertex_ids is 1..n. Tuples stay in\n"
 	"input order, self-loops and duplicates included. Runs on any number of ranks.\n"
+	"gapbs edge lists (.el: 'u v' per line; .wel: 'u v w', the weight ignored) are\n"
+	"SNAP edge lists in this sense and read as such (as are edge-export's).\n"
+	"The import's wall time is recorded as generation_time (Graph500's\n"
+	"graph_generation for an imported graph).\n"
 	"\n"
 	"Options:\n"
 	"  -o, --output FILE    the edge file to write (required)\n"
@@ -57,8 +61,14 @@ static const char help[] =
 	"                       on several nodes)\n"
 	"  -v, --verbose        progress, phase times and peak memory\n"
 	"  -q, --quiet          errors only\n"
+	"      --progress       progress even under mpiexec (B2_PROGRESS=1 too; default:\n"
+	"                       only when stderr is a terminal)\n"
 	"  -h, --help           this help\n"
-	"  -V, --version        version\n"
+	"  -V, --version        version, with the git commit built in\n"
+	"\n"
+	"Example:\n"
+	"  snap-import tests/data/snap/ca-GrQc.txt -o data/ca-GrQc.h5\n"
+	"\n"
 	"Exit status: 0 done, 2 usage, 3 bad input data, 4 cannot read/write.\n";
 
 enum { OPT_DIRECTED = 1000, OPT_UNDIRECTED, OPT_BLOCK, OPT_BATCH, OPT_IDMAP, OPT_IDCACHE };
