@@ -40,6 +40,14 @@ NVFLAGS  ?= -O3 -std=c++17 -gencode arch=compute_90,code=[sm_90,compute_90] -lin
 CUDA_LIBS := -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lpthread -lstdc++
 endif
 
+# The commit built in (provenance.c, --version): `git describe` of this
+# checkout, "unknown" outside one. A stamp file that changes only with the
+# commit makes provenance.o, and nothing else, recompile when it does.
+GIT_COMMIT := $(shell git -C $(CURDIR) describe --always --dirty 2>/dev/null || echo unknown)
+$(shell mkdir -p $(BUILD) && (echo '$(GIT_COMMIT)' | cmp -s - $(BUILD)/git-commit || echo '$(GIT_COMMIT)' > $(BUILD)/git-commit))
+$(BUILD)/common/provenance.o: CFLAGS += -DB2_GIT_COMMIT='"$(GIT_COMMIT)"'
+$(BUILD)/common/provenance.o: $(BUILD)/git-commit
+
 .DEFAULT_GOAL := all
 PROGRAMS :=
 COMMON_SRCS := $(wildcard common/*.c)

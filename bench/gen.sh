@@ -34,7 +34,7 @@ for s in $SCALES; do
     for r in $(seq "$REPS"); do
       log=$OUTDIR/gen-s$s-np$np-r$r.log
       OMP_NUM_THREADS=1 launch "$np" bin/rmat-gen -s "$s" -e "$EF" -o "$OUTDIR/g.h5" >"$log" 2>&1
-      line=$(grep 'time: generation' "$log")
+      line=$(grep '  time: ' "$log")
       gens+=("$(echo "$line" | sed -E 's/.*generation ([0-9.]+) s.*/\1/')")
       writes+=("$(echo "$line" | sed -E 's/.*write ([0-9.]+) s.*/\1/')")
       totals+=("$(echo "$line" | sed -E 's/.*total ([0-9.]+) s.*/\1/')")

@@ -13,6 +13,10 @@
 #include <mpi.h>
 
 #define BFS2D_VERSION "0.1.0"
+/* The git commit this build was made from (`git describe --always --dirty`,
+ * "unknown" outside a checkout), and "0.1.0 (git COMMIT)" (provenance.c). */
+const char *b2_git_commit(void);
+void b2_version_string(char *buf, size_t n);
 
 /* Exit codes, docs/DESIGN.md "Programs' behaviour". */
 enum {
@@ -63,6 +67,11 @@ int b2_calloc(void *out_ptr, size_t n, size_t size, const char *what);
  * with tmp[n]; returns the sorted array (a or tmp). Not reentrant: its
  * counting tables are static. */
 uint64_t *b2_radix_sort(uint64_t *a, uint64_t *tmp, uint64_t n, int bits);
+/* The same, advancing progress pr (may be NULL) from base to base + share*n
+ * pass by pass (b2_progress is declared below). */
+struct b2_progress;
+uint64_t *b2_radix_sort_progress(uint64_t *a, uint64_t *tmp, uint64_t n, int bits,
+                                 struct b2_progress *pr, double base, double share);
 /* The same with a buffer of its own: *keys ends up sorted, possibly in the
  * other allocation (the one not holding the result is freed). */
 int b2_radix_sort_alloc(uint64_t **keys, uint64_t n, int bits, const char *what);
@@ -76,8 +85,12 @@ void b2_debug(const char *fmt, ...) B2_PRINTF(1, 2); /* rank 0, verbose only */
 void b2_warn(const char *fmt, ...) B2_PRINTF(1, 2);  /* any rank */
 void b2_warn0(const char *fmt, ...) B2_PRINTF(1, 2); /* rank 0 */
 
-/* Throttled progress with rate and ETA on rank 0's stderr; silent when stderr
- * is not a terminal unless verbose. Units name what is counted. */
+/* Throttled progress with rate and ETA on rank 0's stderr. Shown when stderr
+ * is a terminal, with -v, or when asked for: --progress (every program),
+ * B2_PROGRESS=1 in the environment, or a launcher that says the job has a
+ * terminal (Slurm's srun --pty sets SLURM_PTY_PORT). mpiexec pipes rank 0's
+ * stderr, so isatty alone cannot tell; B2_PROGRESS=0 silences it. Units name
+ * what is counted. */
 typedef struct b2_progress {
 	const char *what, *unit;
 	double total, t0, last;
@@ -86,16 +99,19 @@ typedef struct b2_progress {
 void b2_progress_begin(b2_progress *p, const char *what, const char *unit, double total);
 void b2_progress_step(b2_progress *p, double done);
 void b2_progress_end(b2_progress *p);
+/* --progress: show progress, as a live line, even when stderr is a pipe. */
+void b2_log_force_progress(int on);
 
 /* ---- options (opts.c) ---------------------------------------------------- */
 /* Options every program has: -h/--help, -V/--version, -v/--verbose,
- * -q/--quiet, -o/--output FILE. Append B2_STD_LONGOPTS to a long-option table
+ * -q/--quiet, --progress, -o/--output FILE. Append B2_STD_LONGOPTS to a long-option table
  * and B2_STD_SHORTOPTS to the short-option string. */
 #define B2_STD_SHORTOPTS "hVvqo:"
 #define B2_STD_LONGOPTS \
 	{"help", no_argument, 0, 'h'}, {"version", no_argument, 0, 'V'}, \
 	{"verbose", no_argument, 0, 'v'}, {"quiet", no_argument, 0, 'q'}, \
-	{"output", required_argument, 0, 'o'}
+	{"output", required_argument, 0, 'o'}, {"progress", no_argument, 0, B2_OPT_PROGRESS}
+#define B2_OPT_PROGRESS 0x7001 /* getopt value of --progress: no short option */
 typedef struct b2_stdopts {
 	const char *output;
 	int verbosity;

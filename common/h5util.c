@@ -159,6 +159,7 @@ int b2_h5_create(b2_h5out *out, const char *path, MPI_Comm comm, const char *for
 	B2_TRY(b2_attr_put_str(out->file, "format", format));
 	B2_TRY(b2_attr_put_i64(out->file, "format_version", version));
 	B2_TRY(b2_attr_put_str(out->file, "created_by", created_by));
+	B2_TRY(b2_provenance_write(out->file, comm));
 done:
 	if (fapl >= 0)
 		H5Pclose(fapl);

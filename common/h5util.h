@@ -122,4 +122,14 @@ int b2_dset_read_rows(hid_t dset, hid_t memtype, uint64_t row0, uint64_t nrows,
 int b2_dset_put_small(hid_t loc, const char *name, hid_t type, int rank,
                       const uint64_t *dims, const void *buf);
 
+/* ---- provenance (provenance.c), FORMATS.md "Every file" ------------------ */
+/* Collective over comm: the root attributes created_utc, created_on (the
+ * distinct host names of comm's ranks), program_version (with the git commit
+ * built in), git_commit, mpi_version and hdf5_version. b2_h5_create calls it. */
+int b2_provenance_write(hid_t file, MPI_Comm comm);
+/* The same facts as "PREFIXname value" lines, for text outputs (this host). */
+void b2_provenance_text(char *buf, size_t n, const char *prefix);
+void b2_mpi_version_string(char *buf, size_t n);
+void b2_hdf5_version_string(char *buf, size_t n);
+
 #endif

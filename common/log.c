@@ -1,6 +1,8 @@
 /* log.c — messages and progress on rank 0's stderr. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include "b2.h"
 
@@ -44,12 +46,34 @@ void b2_warn0(const char *fmt, ...)
 		VPRINT("warning: ");
 }
 
+static int forced = -1; /* --progress: 1; else from the environment */
+
+void b2_log_force_progress(int on) { forced = on; }
+
+/* Whether the user is watching a terminal although stderr may be a pipe:
+ * --progress, B2_PROGRESS=1, or Slurm's srun --pty. */
+static int watched(void)
+{
+	if (forced >= 0)
+		return forced;
+	const char *e = getenv("B2_PROGRESS");
+	if (e && *e)
+		return strcmp(e, "0") != 0;
+	return getenv("SLURM_PTY_PORT") != NULL;
+}
+
 static int progress_wanted(void)
 {
 	if (b2_rank != 0 || verbosity < 0)
 		return 0;
-	return verbosity >= 1 || isatty(STDERR_FILENO);
+	const char *e = getenv("B2_PROGRESS");
+	if (forced < 0 && e && strcmp(e, "0") == 0)
+		return 0;
+	return verbosity >= 1 || isatty(STDERR_FILENO) || watched();
 }
+
+/* A live line ("\r") for a terminal or a watched pipe; a log gets lines. */
+static int live(void) { return isatty(STDERR_FILENO) || watched(); }
 
 static void fmt_secs(char *buf, size_t n, double s)
 {
@@ -78,7 +102,7 @@ void b2_progress_step(b2_progress *p, double done)
 		return;
 	double now = b2_now();
 	/* a terminal gets a live line; a log file a line every 10 s */
-	int tty = isatty(STDERR_FILENO);
+	int tty = live();
 	if (now - p->last < (tty ? 0.25 : 10.0))
 		return;
 	p->last = now;

@@ -38,12 +38,18 @@ int b2_std_option(b2_stdopts *std, int c, const char *arg, const char *help)
 			fputs(help, stdout);
 		return B2_EXIT_HELP;
 	case 'V':
-		if (b2_rank == 0)
-			printf("%s (bfs2d) %s\n", b2_prog, BFS2D_VERSION);
+		if (b2_rank == 0) {
+			char v[128];
+			b2_version_string(v, sizeof v);
+			printf("%s (bfs2d) %s\n", b2_prog, v);
+		}
 		return B2_EXIT_HELP;
 	case 'v':
 		std->verbosity = std->verbosity < 0 ? 1 : std->verbosity + 1;
 		b2_log_set_verbosity(std->verbosity);
+		return 0;
+	case B2_OPT_PROGRESS:
+		b2_log_force_progress(1);
 		return 0;
 	case 'q':
 		std->verbosity = -1;

@@ -10,6 +10,14 @@
  * digit is the same for every key are skipped. */
 uint64_t *b2_radix_sort(uint64_t *a, uint64_t *tmp, uint64_t n, int bits)
 {
+	return b2_radix_sort_progress(a, tmp, n, bits, NULL, 0, 1);
+}
+
+/* The counting pass and each scatter pass are a step of progress: key count
+ * n advances pr from base to base + share * n over the sort. */
+uint64_t *b2_radix_sort_progress(uint64_t *a, uint64_t *tmp, uint64_t n, int bits,
+                                 b2_progress *pr, double base, double share)
+{
 	enum { MAXP = 6 };
 	if (bits > 64)
 		bits = 64;
@@ -29,6 +37,8 @@ uint64_t *b2_radix_sort(uint64_t *a, uint64_t *tmp, uint64_t n, int bits)
 		for (int p = 0; p < passes; p++)
 			cnt[p][(x >> (p * w)) & mask]++;
 	}
+	if (pr)
+		b2_progress_step(pr, base + share * (double)n / (passes + 1));
 	uint64_t *src = a, *dst = tmp;
 	for (int p = 0; p < passes; p++) {
 		int sh = p * w;
@@ -72,6 +82,8 @@ uint64_t *b2_radix_sort(uint64_t *a, uint64_t *tmp, uint64_t n, int bits)
 				dst[q] = wcb[d * 8 + (q & 7)];
 		}
 		_mm_sfence();
+		if (pr)
+			b2_progress_step(pr, base + share * (double)n * (p + 2) / (passes + 1));
 		uint64_t *t = src;
 		src = dst;
 		dst = t;

@@ -95,12 +95,13 @@ done:
 /* Sorts the store's keys (pt->keys or pt->tmp holds them afterwards: the
  * return value). The callers' deduplicating passes also add the column
  * counts before deduplication to pt->deg. */
-static int sort_store(part *pt, uint64_t **sorted)
+static int sort_store(part *pt, uint64_t **sorted, b2_progress *pr)
 {
 	int error = 0;
 	if (!pt->tmp)
 		B2_TRY(alloc_big(&pt->tmp, (pt->S ? pt->S : 1) * sizeof *pt->tmp, "sorting edges (--mem)"));
-	*sorted = b2_radix_sort(pt->keys, pt->tmp, pt->nkeys, pt->rowbits + pt->colbits);
+	/* the sort is most of the work after the routing: 0.8 of the progress */
+	*sorted = b2_radix_sort_progress(pt->keys, pt->tmp, pt->nkeys, pt->rowbits + pt->colbits, pr, 0, 0.8);
 done:
 	return error;
 }
@@ -127,7 +128,7 @@ int part_spill(part *pt)
 		pt->run_len = l;
 		pt->run_cap = cap;
 	}
-	B2_TRY(sort_store(pt, &k));
+	B2_TRY(sort_store(pt, &k, NULL));
 	B2_TRY(b2_alloc(&buf, BUFK * sizeof *buf, "spill buffer"));
 	uint64_t off = pt->spill_bytes, nb = 0;
 	const int rb = pt->rowbits;
@@ -285,11 +286,17 @@ int part_finalize(part *pt)
 		uint64_t *k = NULL, w = 0;
 		const int rb = pt->rowbits;
 		const uint64_t rmask = ((uint64_t)1 << rb) - 1;
-		B2_TRY(sort_store(pt, &k));
+		b2_progress pr;
+		/* rank 0's own keys stand for all ranks' (they are about equal) */
+		b2_progress_begin(&pr, "partitioning: sorting and compressing (rank 0)", "keys",
+		                  (double)pt->nkeys);
+		B2_TRY(sort_store(pt, &k, &pr));
 		char *rowbytes = (char *)k; /* memcpy: rows and keys share memory */
 		memset(pt->cp, 0, (pt->NC + 1) * sizeof *pt->cp);
 		for (uint64_t x = 0, prev = 0; x < pt->nkeys; x++) {
 			uint64_t key = k[x];
+			if ((x & 0xfffff) == 0)
+				b2_progress_step(&pr, 0.8 * (double)pt->nkeys + 0.2 * (double)x);
 			pt->deg[key >> rb]++;
 			if (x > 0 && key == prev)
 				continue;
@@ -306,6 +313,7 @@ int part_finalize(part *pt)
 		pt->rows = shrunk ? shrunk : (uint32_t *)k;
 		pt->nrows = w;
 		pt->t_sort += b2_now() - t0;
+		b2_progress_end(&pr);
 	} else {
 		B2_TRY(part_spill(pt));
 		free(pt->keys);

@@ -12,6 +12,43 @@ const char *const report_phase_names[NPHASE] = {
 	"expand exchange", "frontier expansion", "fold exchange",
 	"frontier update", "termination test", "predecessor resolution"};
 
+const char *const report_prov_names[NPROV] = {
+	"created_utc", "created_on", "created_by", "program_version", "git_commit", "mpi_version",
+	"hdf5_version", "cuda_driver_version", "cuda_runtime_version", "gpu_names"};
+
+/* The provenance attributes present in f (a list of strings joined by
+ * ", "); absent ones stay NULL. */
+static int read_prov(char **prov, hid_t f, const char *where)
+{
+	int error = 0;
+	for (int i = 0; i < NPROV; i++) {
+		char **v = NULL;
+		size_t n = 0, len = 1;
+		prov[i] = NULL;
+		if (!b2_attr_exists(f, report_prov_names[i]))
+			continue;
+		B2_TRY(b2_attr_get_strv(&v, &n, f, report_prov_names[i], where));
+		for (size_t k = 0; k < n; k++)
+			len += strlen(v[k]) + 2;
+		error = b2_alloc(&prov[i], len, "provenance");
+		if (!error) {
+			prov[i][0] = 0;
+			for (size_t k = 0; k < n; k++) {
+				if (k)
+					strcat(prov[i], ", ");
+				strcat(prov[i], v[k]);
+			}
+		}
+		for (size_t k = 0; k < n; k++)
+			free(v[k]);
+		free(v);
+		if (error)
+			goto done;
+	}
+done:
+	return error;
+}
+
 /* Dimensions of a dataset (rank 1 or 2); B2_EDATA naming it if absent. */
 static int dset_dims(uint64_t *d0, uint64_t *d1, hid_t f, const char *name, int rank,
                      const char *where)
@@ -150,6 +187,18 @@ int run_load_bfs(run *r, const char *path)
 			B2_FAIL(B2_EDATA, "%s: /nedge[%lld] = %lld, expected at least 1 (a root has degree >= 1)",
 			        path, (long long)k, (long long)r->nedge[k]);
 	}
+	/* what newer bfs-gpu writes; older files simply lack it */
+	if (H5Lexists(f, "level_direction", H5P_DEFAULT) > 0)
+		B2_TRY(read_all(&r->ldir, f, "level_direction", H5T_NATIVE_SCHAR, r->K, l0, path));
+	if (H5Lexists(f, "edges_examined", H5P_DEFAULT) > 0)
+		B2_TRY(read_all(&r->lexam, f, "edges_examined", H5T_NATIVE_INT64, r->K, l0, path));
+	if (H5Lexists(f, "expansion_time", H5P_DEFAULT) > 0)
+		B2_TRY(read_all(&r->expdir, f, "expansion_time", H5T_NATIVE_DOUBLE, r->K, 2, path));
+	B2_TRY(b2_attr_opt_str(&r->roots_from, f, "roots_from", path));
+	B2_TRY(b2_attr_opt_i64(&r->oversubscribed, NULL, f, "oversubscribed", path, -1));
+	B2_TRY(b2_attr_opt_i64(&r->ranks_per_node, NULL, f, "ranks_per_node", path, -1));
+	B2_TRY(b2_attr_opt_i64(&r->cores_per_node, NULL, f, "cores_per_node", path, -1));
+	B2_TRY(read_prov(r->prov, f, path));
 	r->graph = graph_name(r->edges_file);
 	if (!r->graph)
 		B2_FAIL(B2_EIO, "out of memory");
@@ -196,6 +245,7 @@ int run_load_valid(run *r, const char *path)
 	B2_TRY(b2_attr_opt_i64(&nf, NULL, f, "num_failed", path, -1));
 	if (b2_attr_exists(f, "rule_names"))
 		B2_TRY(b2_attr_get_strv(&r->rule_names, &r->nrules, f, "rule_names", path));
+	B2_TRY(read_prov(r->vprov, f, path));
 	if (ns != r->Kp)
 		B2_FAIL(B2_EDATA, "%s: num_searches is %lld but /search has %lld rows", path,
 		        (long long)ns, (long long)r->Kp);
@@ -239,6 +289,8 @@ const char *run_rule_name(const run *r, int64_t rule)
 	return "?";
 }
 
+int run_oversubscribed(const run *r) { return r->oversubscribed > 0; }
+
 int run_derive(run *r, const report_opts *o)
 {
 	int error = 0;
@@ -274,8 +326,47 @@ int run_derive(run *r, const report_opts *o)
 		r->u_teps[i] = (double)ne / r->time[k];
 		for (int p = 0; p < NPHASE; p++)
 			r->phase_mean[p] += r->phase[k * NPHASE + p] / (double)r->nused;
+		if (r->expdir)
+			for (int d = 0; d < 2; d++)
+				r->exp_mean[d] += r->expdir[k * 2 + d] / (double)r->nused;
 		for (int64_t l = 0; l < r->L; l++)
 			r->frontier_mean[l] += (double)r->frontier[k * r->L + l] / (double)r->nused;
+	}
+	r->has_expdir = r->expdir != NULL && r->nused > 0;
+	/* how much of the component the searches looked at: a top-down search
+	 * examines every edge of it twice (2 nedge) */
+	r->examined_ratio = NAN;
+	if (r->lexam && r->nused > 0) {
+		double sum = 0;
+		for (int64_t i = 0; i < r->nused; i++) {
+			int64_t k = r->used[i], ex = 0;
+			for (int64_t l = 0; l < r->L; l++)
+				ex += r->lexam[k * r->L + l];
+			sum += (double)ex / (2.0 * r->u_nedge[i]);
+		}
+		r->examined_ratio = sum / (double)r->nused;
+	}
+	if (r->ldir && r->nused > 0) {
+		B2_TRY(b2_calloc(&r->dir_bu, (size_t)r->L, sizeof(double), "level directions"));
+		for (int64_t l = 0; l < r->L; l++) {
+			int64_t n = 0, bu = 0;
+			for (int64_t i = 0; i < r->nused; i++) {
+				signed char d = r->ldir[r->used[i] * r->L + l];
+				n += d >= 0;
+				bu += d == 1;
+			}
+			r->dir_bu[l] = n ? (double)bu / (double)n : -1;
+		}
+	}
+	/* searches that reached a tiny component (Graph500 roots are any vertex
+	 * of positive degree; on real graphs some land in tiny components) */
+	r->nsmall = 0;
+	{
+		double big = 0;
+		for (int64_t i = 0; i < r->nused; i++)
+			big = r->u_nedge[i] > big ? r->u_nedge[i] : big;
+		for (int64_t i = 0; i < r->nused; i++)
+			r->nsmall += r->u_nedge[i] < 0.01 * big;
 	}
 	if (r->nused > 0) {
 		double *spe = NULL;
@@ -331,4 +422,9 @@ void run_free(run *r)
 	free(r->rule_names);
 	free(r->status); free(r->v_row); free(r->used);
 	free(r->u_time); free(r->u_nedge); free(r->u_teps); free(r->frontier_mean);
+	free(r->ldir); free(r->lexam); free(r->expdir); free(r->dir_bu); free(r->roots_from);
+	for (int i = 0; i < NPROV; i++) {
+		free(r->prov[i]);
+		free(r->vprov[i]);
+	}
 }

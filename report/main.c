@@ -15,31 +15,45 @@ static const char help[] =
 	"Prints, for each run (a BFS file of bfs-gpu, followed by its validation file of\n"
 	"bfs-validate), the Graph500 statistics block with the reference code's field\n"
 	"names (SCALE, edgefactor, NBFS, ..., bfs  harmonic_mean_TEPS, ... validate),\n"
-	"so that Graph500 output parsers read it. TEPS count only searches that passed\n"
-	"validation. With several runs: a comparison table (graph, scale, grid, GPUs,\n"
-	"backend, harmonic-mean GTEPS, GTEPS per GPU, speed-up over the first run) and\n"
-	"the weak- and strong-scaling tables the runs make up.\n"
+	"so that Graph500 output parsers read it, and where and how the run was made.\n"
+	"TEPS count only searches that passed validation. With several runs: a\n"
+	"comparison table (graph, scale, grid, GPUs, backend, harmonic-mean GTEPS,\n"
+	"GTEPS per GPU, speed-up over the first run of the same graph) and the weak- and\n"
+	"strong-scaling tables the runs make up.\n"
 	"\n"
 	"      --format FMT     text (default), json or csv\n"
 	"      --svg DIR        also write plots into DIR (created if needed): teps.svg\n"
 	"                       (TEPS per search), phases.svg (time per BFS phase),\n"
 	"                       scaling.svg (TEPS against GPUs), frontier.svg (frontier\n"
-	"                       size per level) and index.html showing them all\n"
+	"                       size per level), report.json, report.csv and index.html\n"
+	"                       showing them all (default: no plots)\n"
+	"      --append FILE    also add one CSV row per run to FILE (created with its\n"
+	"                       header if missing; the columns are fixed, so the file\n"
+	"                       collects a campaign's results)\n"
+	"      --baseline OLD   add a column: speed-up over the run of the same graph and\n"
+	"                       grid in OLD, an earlier report of --format json\n"
 	"      --unvalidated    accept BFS files without a validation file (their TEPS\n"
-	"                       are marked UNVALIDATED)\n"
+	"                       are marked UNVALIDATED; default: refuse them)\n"
 	"      --per-search     text: also list every search (root, time, nedge, TEPS)\n"
-	"  -o, --output FILE    write the report to FILE (atomically) instead of stdout\n"
+	"  -o, --output FILE    write the report to FILE (atomically; default stdout)\n"
+	"  -v, --verbose        more messages on stderr\n"
 	"  -q, --quiet          no warnings\n"
-	"  -h, --help, -V, --version\n"
+	"      --progress       (accepted, as by every bfs2d program; bfs-report is quick)\n"
+	"  -h, --help, -V, --version (with the git commit built in)\n"
+	"\n"
+	"Example:\n"
+	"  bfs-report results/g.bfs.h5 results/g.valid.h5 --svg results/g.svg \\\n"
+	"             --append results/campaign.csv\n"
 	"\n"
 	"Exit codes: 0 ok; 1 a search failed validation (its run is reported without it);\n"
 	"2 usage (also: a BFS file without validation and no --unvalidated); 3 bad input\n"
 	"(not a BFS or validation file, a validation file of another BFS file or graph,\n"
-	"an empty run); 4 cannot read or write.\n";
+	"an empty run, a --baseline that is not a JSON report, an --append file with\n"
+	"other columns); 4 cannot read or write.\n";
 
 #define USAGE(...) do { error = b2_usage_err(__VA_ARGS__); goto done; } while (0)
 
-enum { OPT_FORMAT = 1000, OPT_SVG, OPT_UNVALIDATED, OPT_PER_SEARCH };
+enum { OPT_FORMAT = 1000, OPT_SVG, OPT_UNVALIDATED, OPT_PER_SEARCH, OPT_APPEND, OPT_BASELINE };
 
 static int write_report(run *runs, int nruns, const report_opts *o, const char *format,
                         const char *output)
@@ -95,6 +109,8 @@ int main(int argc, char **argv)
 		{"svg", required_argument, 0, OPT_SVG},
 		{"unvalidated", no_argument, 0, OPT_UNVALIDATED},
 		{"per-search", no_argument, 0, OPT_PER_SEARCH},
+		{"append", required_argument, 0, OPT_APPEND},
+		{"baseline", required_argument, 0, OPT_BASELINE},
 		B2_STD_LONGOPTS, {0, 0, 0, 0}};
 	if (error)
 		return error;
@@ -109,6 +125,8 @@ int main(int argc, char **argv)
 		case OPT_SVG: svgdir = optarg; break;
 		case OPT_UNVALIDATED: o.unvalidated = 1; break;
 		case OPT_PER_SEARCH: o.per_search = 1; break;
+		case OPT_APPEND: o.append = optarg; break;
+		case OPT_BASELINE: o.baseline = optarg; break;
 		default:
 			error = b2_std_option(&std, c, optarg, help);
 			if (error == -1)
@@ -148,12 +166,26 @@ int main(int argc, char **argv)
 			                     runs[i].bfs_path, runs[i].bfs_path);
 	for (int i = 0; i < nruns; i++)
 		B2_TRY(run_derive(&runs[i], &o));
-	for (int i = 0; i < nruns; i++)
-		runs[i].speedup = runs[0].nused > 0 && runs[i].nused > 0
-		                      ? runs[i].hmean_teps / runs[0].hmean_teps : NAN;
+	/* speed-up over the first run of the same graph: across graphs a ratio
+	 * of TEPS says nothing */
+	for (int i = 0; i < nruns; i++) {
+		runs[i].speedup = NAN;
+		runs[i].speedup_base = 0;
+		runs[i].baseline_speedup = NAN;
+		for (int j = 0; j <= i; j++)
+			if (runs[j].fp == runs[i].fp && runs[j].nused > 0 && runs[i].nused > 0) {
+				runs[i].speedup = runs[i].hmean_teps / runs[j].hmean_teps;
+				runs[i].speedup_base = runs[j].index;
+				break;
+			}
+	}
+	if (o.baseline)
+		B2_TRY(apply_baseline(o.baseline, runs, nruns));
 	B2_TRY(write_report(runs, nruns, &o, format, std.output));
+	if (o.append)
+		B2_TRY(append_csv(o.append, runs, nruns));
 	if (svgdir)
-		B2_TRY(write_svgs(svgdir, runs, nruns));
+		B2_TRY(write_svgs(svgdir, runs, nruns, &o));
 	for (int i = 0; i < nruns; i++)
 		if (runs[i].nfailed > 0) {
 			b2_err(B2_EFAIL, "%s: %lld of %lld searches FAILED validation (%s)", runs[i].bfs_path,

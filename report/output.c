@@ -1,8 +1,12 @@
 /* output.c — the Graph500 statistics block, comparison and scaling tables,
  * JSON and CSV. */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "h5util.h"
 #include "report.h"
 
 /* ---- scaling groups ------------------------------------------------------ */
@@ -142,7 +146,9 @@ static void print_block(FILE *f, const run *r)
 	kv_i(f, "NBFS:", r->nused);
 	kv_g(f, "graph_generation:", r->gen_time);
 	kv_i(f, "num_mpi_processes:", r->ranks);
-	kv_g(f, "construction_time:", r->load_time);
+	/* Graph500's construction_time: building the graph structure from the
+	 * edge list, which is partition2d's work (bfs-gpu's load is apart) */
+	kv_g(f, "construction_time:", r->part_time);
 	kv_stats(f, "bfs  ", "time", &r->time_st, kv_g);
 	kv_stats(f, "", "nedge", &r->nedge_st, kv_n);
 	kv_g(f, "bfs  min_TEPS:", r->teps_min);
@@ -154,7 +160,24 @@ static void print_block(FILE *f, const run *r)
 	kv_g(f, "bfs  harmonic_stddev_TEPS:", r->hstd_teps);
 	if (r->has_valid_st) {
 		kv_stats(f, "bfs  ", "validate", &r->valid_st, kv_g);
+	} else {
+		/* the reference prints -1 for validation it did not run */
+		const stats none = {-1, -1, -1, -1, -1, -1, -1};
+		kv_stats(f, "bfs  ", "validate", &none, kv_g);
 	}
+}
+
+static void print_prov(FILE *f, const char *what, const char *path, char *const *prov)
+{
+	int any = 0;
+	for (int i = 0; i < NPROV; i++)
+		any |= prov[i] != NULL;
+	if (!any)
+		return;
+	fprintf(f, "# %s %s:\n", what, path);
+	for (int i = 0; i < NPROV; i++)
+		if (prov[i])
+			fprintf(f, "#   %-21s %s\n", report_prov_names[i], prov[i]);
 }
 
 static void print_run_header(FILE *f, const run *r, int nruns, const report_opts *o)
@@ -198,6 +221,33 @@ static void print_run_header(FILE *f, const run *r, int nruns, const report_opts
 	for (int p = 0; p < NPHASE; p++)
 		fprintf(f, "%s %s %.3g", p ? "," : "", report_phase_names[p], r->phase_mean[p]);
 	fprintf(f, "\n");
+	if (r->has_expdir)
+		fprintf(f, "# frontier expansion by direction (mean seconds per search): top-down %.3g, "
+		           "bottom-up %.3g\n", r->exp_mean[0], r->exp_mean[1]);
+	if (isfinite(r->examined_ratio))
+		fprintf(f, "# edges examined: %.3g times the component's edges (sum of edges_examined / "
+		           "(2 nedge), mean over searches; top-down steps alone give about 1, less with duplicate tuples)\n", r->examined_ratio);
+	fprintf(f, "# times: graph_generation %g s, construction_time (partition2d) %g s, loading into "
+	           "bfs-gpu %g s\n", r->gen_time, r->part_time, r->load_time);
+	if (r->roots_from)
+		fprintf(f, "# roots: %s\n", r->roots_from);
+	if (r->nsmall > 0)
+		fprintf(f, "# WARNING: %lld of %lld searches reached a component with under 1 %% of the "
+		           "largest nedge; they pull harmonic_mean_TEPS down (bfs-gpu --roots "
+		           "largest-component draws roots in the largest component only)\n",
+		        (long long)r->nsmall, (long long)r->nused);
+	if (run_oversubscribed(r))
+	{
+		if (r->gpus > 0)
+			fprintf(f, "# OVERSUBSCRIBED: %lld ranks on a node with fewer GPUs", (long long)r->ranks_per_node);
+		else
+			fprintf(f, "# OVERSUBSCRIBED: %lld ranks on a node with %lld cores", (long long)r->ranks_per_node,
+			        (long long)r->cores_per_node);
+		fprintf(f, ": the times and efficiencies of this run say little\n");
+	}
+	print_prov(f, "made", r->bfs_path, r->prov);
+	if (r->valid_path)
+		print_prov(f, "validated", r->valid_path, r->vprov);
 }
 
 static void print_per_search(FILE *f, const run *r)
@@ -219,8 +269,11 @@ static void print_tables(FILE *f, run *runs, int nruns)
 {
 	int any_cpu = 0;
 	fprintf(f, "\n== comparison (harmonic-mean TEPS over the validated searches)\n");
-	fprintf(f, "%4s  %-24s %6s %7s %5s %-8s %10s %10s %9s\n", "run", "graph", "scale", "grid",
-	        "GPUs", "backend", "GTEPS", "GTEPS/GPU", "speed-up");
+	int base = 0, marks = 0;
+	for (int i = 0; i < nruns; i++)
+		base |= isfinite(runs[i].baseline_speedup);
+	fprintf(f, "%4s  %-24s %6s %7s %5s %-8s %10s %10s %9s%s\n", "run", "graph", "scale", "grid",
+	        "GPUs", "backend", "GTEPS", "GTEPS/GPU", "speed-up", base ? "  baseline" : "");
 	for (int i = 0; i < nruns; i++) {
 		const run *r = &runs[i];
 		char grid[64], sc[32];
@@ -228,16 +281,27 @@ static void print_tables(FILE *f, run *runs, int nruns)
 		snprintf(sc, sizeof sc, "%s%lld", r->approx_scale ? "~" : "", (long long)r->scale_shown);
 		any_cpu |= r->gpus == 0;
 		if (r->nused == 0) {
-			fprintf(f, "%4d  %-24s %6s %7s %5lld %-8s %10s %10s %9s\n", r->index, r->graph, sc, grid,
-			        (long long)r->ndev, r->backend, "-", "-", "-");
+			fprintf(f, "%4d  %-24s %6s %7s %5lld %-8s %10s %10s %9s%s\n", r->index, r->graph, sc, grid,
+			        (long long)r->ndev, r->backend, "-", "-", "-", base ? " " : "");
 			continue;
 		}
-		fprintf(f, "%4d  %-24s %6s %7s %5lld %-8s %10.4g %10.4g %9.3g%s\n", r->index, r->graph, sc,
+		char bs[32] = "";
+		if (base && isfinite(r->baseline_speedup))
+			snprintf(bs, sizeof bs, " %9.3g", r->baseline_speedup);
+		else if (base)
+			snprintf(bs, sizeof bs, " %9s", "-");
+		marks |= run_oversubscribed(r);
+		fprintf(f, "%4d  %-24s %6s %7s %5lld %-8s %10.4g %10.4g %9.3g%s%s%s\n", r->index, r->graph, sc,
 		        grid, (long long)r->ndev, r->backend, gteps(r), gteps(r) / (double)r->ndev,
-		        r->speedup, r->nunvalidated > 0 && r->npassed < r->nused ? "  UNVALIDATED" : "");
+		        r->speedup, bs, r->nunvalidated > 0 && r->npassed < r->nused ? "  UNVALIDATED" : "",
+		        run_oversubscribed(r) ? "  OVERSUBSCRIBED" : "");
 	}
+	fprintf(f, "(speed-up: over the first run of the same graph%s)\n",
+	        base ? "; baseline: over the --baseline run of the same graph and grid" : "");
 	if (any_cpu)
 		fprintf(f, "(cpu backend: the GPUs column counts CPU ranks)\n");
+	if (marks)
+		fprintf(f, "(OVERSUBSCRIBED: more ranks on a node than cores or GPUs; its times say little)\n");
 	for (int weak = 0; weak <= 1; weak++) {
 		group *g = NULL;
 		int ng = 0;
@@ -257,15 +321,16 @@ static void print_tables(FILE *f, run *runs, int nruns)
 				char grid[64];
 				grid_str(grid, sizeof grid, r);
 				double per = gteps(r) / (double)r->ndev, per0 = gteps(r0) / (double)r0->ndev;
+				const char *mark = run_oversubscribed(r) ? "  OVERSUBSCRIBED" : "";
 				if (weak)
-					fprintf(f, "%5lld %7s %6lld %5lld %10.4g %10.4g %10.1f%%\n", (long long)r->ndev,
+					fprintf(f, "%5lld %7s %6lld %5lld %10.4g %10.4g %10.1f%%%s\n", (long long)r->ndev,
 					        grid, (long long)r->scale, (long long)r->edgefactor, gteps(r), per,
-					        100.0 * per / per0);
+					        100.0 * per / per0, mark);
 				else {
 					double su = r->hmean_teps / r0->hmean_teps;
-					fprintf(f, "%5lld %7s %10.4g %10.4g %9.3g %10.1f%%\n", (long long)r->ndev, grid,
+					fprintf(f, "%5lld %7s %10.4g %10.4g %9.3g %10.1f%%%s\n", (long long)r->ndev, grid,
 					        gteps(r), per, su,
-					        100.0 * su / ((double)r->ndev / (double)r0->ndev));
+					        100.0 * su / ((double)r->ndev / (double)r0->ndev), mark);
 				}
 			}
 		}
@@ -341,6 +406,21 @@ static void jnums(FILE *f, const double *v, int64_t n)
 	fputs("]", f);
 }
 
+/* The provenance attributes present, as a JSON object. */
+static void jprov(FILE *f, char *const *prov)
+{
+	int n = 0;
+	fputs("{", f);
+	for (int i = 0; i < NPROV; i++)
+		if (prov[i]) {
+			fputs(n++ ? ", " : "", f);
+			jstr(f, report_prov_names[i]);
+			fputs(": ", f);
+			jstr(f, prov[i]);
+		}
+	fputs("}", f);
+}
+
 static void jgroups(FILE *f, run *runs, int nruns, int weak)
 {
 	group *g = NULL;
@@ -362,7 +442,23 @@ static void jgroups(FILE *f, run *runs, int nruns, int weak)
 
 int print_json(FILE *f, run *runs, int nruns)
 {
-	fprintf(f, "{\n  \"program\": \"bfs-report %s\",\n  \"runs\": [", BFS2D_VERSION);
+	char v[128], host[64] = "", utc[32] = "";
+	time_t now = time(NULL);
+	struct tm tm;
+	b2_version_string(v, sizeof v);
+	if (gethostname(host, sizeof host - 1) != 0)
+		snprintf(host, sizeof host, "unknown");
+	if (gmtime_r(&now, &tm))
+		strftime(utc, sizeof utc, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	fprintf(f, "{\n  \"program\": \"bfs-report %s\",\n  \"report_provenance\": {\"created_utc\": ", v);
+	jstr(f, utc);
+	fputs(", \"created_on\": ", f);
+	jstr(f, host);
+	fputs(", \"program_version\": ", f);
+	jstr(f, v);
+	fputs(", \"git_commit\": ", f);
+	jstr(f, b2_git_commit());
+	fputs("},\n  \"runs\": [", f);
 	for (int i = 0; i < nruns; i++) {
 		const run *r = &runs[i];
 		char grid[64];
@@ -390,9 +486,29 @@ int print_json(FILE *f, run *runs, int nruns)
 		jfield(f, "num_unvalidated"); fprintf(f, "%lld", (long long)r->nunvalidated);
 		jfield(f, "validated"); fputs(r->nused > 0 && r->npassed == r->nused ? "true" : "false", f);
 		jfield(f, "NBFS"); fprintf(f, "%lld", (long long)r->nused);
+		jfield(f, "edges_fingerprint"); fprintf(f, "\"%016llx\"", (unsigned long long)r->fp);
 		jfield(f, "graph_generation"); jnum(f, r->gen_time);
-		jfield(f, "construction_time"); jnum(f, r->load_time);
+		jfield(f, "construction_time"); jnum(f, r->part_time);
 		jfield(f, "partition_time"); jnum(f, r->part_time);
+		jfield(f, "load_time"); jnum(f, r->load_time);
+		jfield(f, "oversubscribed");
+		fputs(r->oversubscribed < 0 ? "null" : r->oversubscribed ? "true" : "false", f);
+		jfield(f, "ranks_per_node");
+		if (r->ranks_per_node < 0) fputs("null", f); else fprintf(f, "%lld", (long long)r->ranks_per_node);
+		jfield(f, "roots_from");
+		if (r->roots_from) jstr(f, r->roots_from); else fputs("null", f);
+		jfield(f, "small_component_searches"); fprintf(f, "%lld", (long long)r->nsmall);
+		jfield(f, "edges_examined_ratio"); jnum(f, r->examined_ratio);
+		jfield(f, "expansion_mean");
+		if (r->has_expdir) jnums(f, r->exp_mean, 2); else fputs("null", f);
+		jfield(f, "speedup_over_run"); fprintf(f, "%d", r->speedup_base);
+		jfield(f, "baseline_speedup"); jnum(f, r->baseline_speedup);
+		jfield(f, "provenance");
+		fputs("{\"bfs_file\": ", f);
+		jprov(f, r->prov);
+		fputs(", \"validation_file\": ", f);
+		if (r->valid_path) jprov(f, r->vprov); else fputs("null", f);
+		fputs("}", f);
 		if (r->nused > 0) {
 			jstats(f, "time", &r->time_st);
 			jstats(f, "nedge", &r->nedge_st);
@@ -478,24 +594,47 @@ static void cstats(FILE *f, const stats *s, int ok)
 		cnum(f, ok ? v[i] : NAN);
 }
 
+/* The columns, in a fixed order: a file of appended rows (--append) stays
+ * one table. New columns go at the end. */
+static const char *const csv_stat[7] = {"min", "firstquartile", "median", "thirdquartile", "max",
+                                        "mean", "stddev"};
+
+const char *csv_header(void)
+{
+	static char h[4096];
+	size_t n = 0;
+	if (h[0])
+		return h;
+#define H(...) n += (size_t)snprintf(h + n, sizeof h - n, __VA_ARGS__)
+	H("run,bfs_file,validation_file,graph,SCALE,edgefactor,num_vertices,num_input_edges,grid,"
+	  "num_mpi_processes,num_gpus,backend,num_searches,num_passed,num_failed,num_unvalidated,"
+	  "validated,NBFS,graph_generation,construction_time");
+	for (int i = 0; i < 7; i++) H(",%s_time", csv_stat[i]);
+	for (int i = 0; i < 7; i++) H(",%s_nedge", csv_stat[i]);
+	for (int i = 0; i < 5; i++) H(",%s_TEPS", csv_stat[i]);
+	H(",harmonic_mean_TEPS,harmonic_stddev_TEPS");
+	for (int i = 0; i < 7; i++) H(",%s_validate", csv_stat[i]);
+	H(",GTEPS,GTEPS_per_gpu,speedup");
+	for (int p = 0; p < NPHASE; p++) {
+		H(",phase_");
+		for (const char *c = report_phase_names[p]; *c; c++)
+			H("%c", *c == ' ' ? '_' : *c);
+	}
+	H(",load_time,expansion_top_down,expansion_bottom_up,edges_examined_ratio,"
+	  "small_component_searches,roots_from,oversubscribed,baseline_speedup,edges_fingerprint,"
+	  "created_utc,created_on,program_version,git_commit\n");
+#undef H
+	return h;
+}
+
 int print_csv(FILE *f, run *runs, int nruns)
 {
-	static const char *const st[7] = {"min", "firstquartile", "median", "thirdquartile", "max", "mean", "stddev"};
-	fputs("run,bfs_file,validation_file,graph,SCALE,edgefactor,num_vertices,num_input_edges,grid,"
-	      "num_mpi_processes,num_gpus,backend,num_searches,num_passed,num_failed,num_unvalidated,"
-	      "validated,NBFS,graph_generation,construction_time", f);
-	for (int i = 0; i < 7; i++) fprintf(f, ",%s_time", st[i]);
-	for (int i = 0; i < 7; i++) fprintf(f, ",%s_nedge", st[i]);
-	for (int i = 0; i < 5; i++) fprintf(f, ",%s_TEPS", st[i]);
-	fputs(",harmonic_mean_TEPS,harmonic_stddev_TEPS", f);
-	for (int i = 0; i < 7; i++) fprintf(f, ",%s_validate", st[i]);
-	fputs(",GTEPS,GTEPS_per_gpu,speedup", f);
-	for (int p = 0; p < NPHASE; p++) {
-		fputs(",phase_", f);
-		for (const char *c = report_phase_names[p]; *c; c++)
-			fputc(*c == ' ' ? '_' : *c, f);
-	}
-	fputs("\n", f);
+	fputs(csv_header(), f);
+	return print_csv_rows(f, runs, nruns);
+}
+
+int print_csv_rows(FILE *f, run *runs, int nruns)
+{
 	for (int i = 0; i < nruns; i++) {
 		const run *r = &runs[i];
 		int ok = r->nused > 0;
@@ -511,7 +650,7 @@ int print_csv(FILE *f, run *runs, int nruns)
 		        (long long)r->nfailed, (long long)r->nunvalidated,
 		        ok && r->npassed == r->nused, (long long)r->nused);
 		cnum(f, r->gen_time);
-		cnum(f, r->load_time);
+		cnum(f, r->part_time);
 		cstats(f, &r->time_st, ok);
 		cstats(f, &r->nedge_st, ok);
 		const double t[7] = {r->teps_min, r->teps_q1, r->teps_median, r->teps_q3, r->teps_max,
@@ -524,7 +663,81 @@ int print_csv(FILE *f, run *runs, int nruns)
 		cnum(f, ok ? r->speedup : NAN);
 		for (int p = 0; p < NPHASE; p++)
 			cnum(f, r->phase_mean[p]);
+		cnum(f, r->load_time);
+		cnum(f, r->has_expdir ? r->exp_mean[0] : NAN);
+		cnum(f, r->has_expdir ? r->exp_mean[1] : NAN);
+		cnum(f, r->examined_ratio);
+		fprintf(f, ",%lld,", (long long)r->nsmall);
+		cstr(f, r->roots_from ? r->roots_from : "");
+		if (r->oversubscribed < 0)
+			fputs(",", f);
+		else
+			fprintf(f, ",%lld", (long long)r->oversubscribed);
+		cnum(f, r->baseline_speedup);
+		fprintf(f, ",%016llx", (unsigned long long)r->fp);
+		for (int k = 0; k < 5; k++) {
+			static const int which[5] = {0, 1, 3, 4, -1};
+			if (which[k] < 0)
+				break;
+			fputs(",", f);
+			cstr(f, r->prov[which[k]] ? r->prov[which[k]] : "");
+		}
 		fputs("\n", f);
 	}
 	return ferror(f) ? b2_err(B2_EIO, "cannot write the report") : 0;
+}
+
+int append_csv(const char *path, run *runs, int nruns)
+{
+	int error = 0;
+	FILE *in = NULL, *out = NULL;
+	char *tmp = NULL, *line = NULL;
+	size_t cap = 0, n = strlen(path) + 64;
+	B2_TRY(b2_check_not_input(path));
+	B2_TRY(b2_alloc(&tmp, n, "file name"));
+	const char *slash = strrchr(path, '/');
+	snprintf(tmp, n, "%.*s.%s.tmp-%ld", slash ? (int)(slash - path + 1) : 0, path,
+	         slash ? slash + 1 : path, (long)getpid());
+	/* the old rows and the new ones go to a temporary that replaces the file:
+	 * an interrupted append leaves the table as it was */
+	in = fopen(path, "r");
+	if (!in && errno != ENOENT)
+		B2_FAIL(B2_EIO, "cannot read %s: %s", path, strerror(errno));
+	if ((out = fopen(tmp, "w")) == NULL)
+		B2_FAIL(B2_EIO, "cannot write %s: %s", tmp, strerror(errno));
+	ssize_t got = in ? getline(&line, &cap, in) : -1;
+	if (got > 0) {
+		if (strcmp(line, csv_header()) != 0)
+			B2_FAIL(B2_EDATA, "%s: line 1: its columns are not this bfs-report's (another program or "
+			        "version wrote it): append to a new file", path);
+		fputs(line, out);
+		char buf[65536];
+		size_t k;
+		while ((k = fread(buf, 1, sizeof buf, in)) > 0)
+			if (fwrite(buf, 1, k, out) != k)
+				break;
+		if (ferror(in))
+			B2_FAIL(B2_EIO, "cannot read %s", path);
+	} else
+		fputs(csv_header(), out);
+	B2_TRY(print_csv_rows(out, runs, nruns));
+	if (fflush(out) != 0 || fsync(fileno(out)) != 0 || ferror(out))
+		B2_FAIL(B2_EIO, "cannot write %s: %s", tmp, strerror(errno));
+	if (fclose(out) != 0) {
+		out = NULL;
+		B2_FAIL(B2_EIO, "cannot write %s: %s", tmp, strerror(errno));
+	}
+	out = NULL;
+	if (rename(tmp, path) != 0)
+		B2_FAIL(B2_EIO, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
+done:
+	if (in)
+		fclose(in);
+	if (out)
+		fclose(out);
+	if (error && tmp)
+		unlink(tmp);
+	free(tmp);
+	free(line);
+	return error;
 }

@@ -7,6 +7,9 @@
 #include "b2.h"
 
 #define NPHASE 6 /* columns of /phase_time, FORMATS.md order */
+/* Provenance attributes (FORMATS.md "Every file"), in the order printed. */
+#define NPROV 10
+extern const char *const report_prov_names[NPROV];
 extern const char *const report_phase_names[NPHASE];
 
 /* Status of one search. */
@@ -28,6 +31,14 @@ typedef struct run {
 	int64_t scale, edgefactor; /* from the file, or -1 when absent */
 	uint64_t fp, seed;
 	double gen_time, load_time, part_time; /* NAN when absent */
+	/* optional in older BFS files (NULL / 0 when absent) */
+	signed char *ldir;         /* [K][L] /level_direction */
+	int64_t *lexam;            /* [K][L] /edges_examined */
+	double *expdir;            /* [K][2] /expansion_time */
+	char *roots_from;
+	int64_t oversubscribed, ranks_per_node, cores_per_node; /* -1: not recorded */
+	/* provenance of the BFS and validation files (NULL when absent) */
+	char *prov[NPROV], *vprov[NPROV];
 	int64_t *roots, *nedge, *visited, *frontier; /* frontier [K][L] */
 	double *time, *phase;                        /* phase [K][NPHASE] */
 	/* validation file (Kp rows), when given */
@@ -47,16 +58,24 @@ typedef struct run {
 	double teps_min, teps_q1, teps_median, teps_q3, teps_max, hmean_teps, hstd_teps;
 	int has_valid_st;
 	double phase_mean[NPHASE]; /* over the used searches */
+	double exp_mean[2];        /* expansion top-down, bottom-up (has_expdir) */
+	int has_expdir;
+	double examined_ratio;     /* mean of sum(edges_examined) / (2 nedge); NAN when absent */
+	int64_t nsmall;            /* used searches with nedge < 1 % of the largest */
+	double *dir_bu;            /* [L] share of used searches whose step l went bottom-up; NULL */
 	double *frontier_mean;     /* [L] over the used searches */
 	int64_t ndev;              /* GPUs (cuda) or ranks (cpu): the scaling unit */
 	int64_t scale_shown, ef_shown;
 	int approx_scale; /* SCALE/edgefactor derived from N and M (imported graphs) */
-	double speedup;   /* over the first run's harmonic mean */
+	double speedup;   /* over the first run of the same graph */
+	int speedup_base; /* that run's index */
+	double baseline_speedup; /* over --baseline's run of the same graph and grid, NAN if none */
 } run;
 
 typedef struct report_opts {
 	int unvalidated;
 	int per_search;
+	const char *append, *baseline;
 } report_opts;
 
 /* load.c */
@@ -76,6 +95,17 @@ int get_stats(stats *s, const double *x, int64_t n);
 int print_text(FILE *f, run *runs, int nruns, const report_opts *o);
 int print_json(FILE *f, run *runs, int nruns);
 int print_csv(FILE *f, run *runs, int nruns);
+/* CSV rows without the header line (for --append). */
+int print_csv_rows(FILE *f, run *runs, int nruns);
+/* The CSV header line, with its newline. */
+const char *csv_header(void);
+/* --append FILE: adds one row per run, the header first when FILE is new;
+ * a FILE with another header is refused (B2_EDATA). Atomic. */
+int append_csv(const char *path, run *runs, int nruns);
+/* --baseline FILE (a JSON report): baseline_speedup of every run. */
+int apply_baseline(const char *path, run *runs, int nruns);
+/* "a b c" of the provenance of r's BFS file, for text. */
+int run_oversubscribed(const run *r);
 
 /* Scaling groups (output.c), shared with the SVG plots. */
 typedef struct group {
@@ -87,6 +117,7 @@ int find_groups(group **out, int *ngroups, run *runs, int nruns, int weak);
 void free_groups(group *g, int n);
 
 /* svg.c */
-int write_svgs(const char *dir, run *runs, int nruns);
+/* Also report.json, report.csv and index.html (the text report included). */
+int write_svgs(const char *dir, run *runs, int nruns, const report_opts *o);
 
 #endif

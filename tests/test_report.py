@@ -2,7 +2,7 @@
 JSON/CSV, the comparison and scaling tables, SVG plots, bad inputs.
 BFS and validation files are written here with h5py exactly as
 docs/FORMATS.md describes them, with known numbers."""
-import csv, io, json, math, os, subprocess, sys
+import csv, io, json, math, os, re, subprocess, sys
 import xml.etree.ElementTree as ET
 import numpy as np
 import h5py
@@ -14,101 +14,7 @@ PHASES = ["expand exchange", "frontier expansion", "fold exchange", "frontier up
           "termination test", "predecessor resolution"]
 RULES = ["pass", "root", "tree", "levels", "edges", "reached", "nedge"]
 
-def _strtype(width):
-    t = h5py.h5t.C_S1.copy()
-    t.set_size(width)
-    t.set_strpad(h5py.h5t.STR_NULLTERM)
-    return h5py.Datatype(t)
-
-def sattr(obj, name, s):
-    """FORMATS.md's string: fixed-length, NUL-terminated H5T_C_S1."""
-    b = s.encode()
-    obj.attrs.create(name, np.array(b, dtype="S%d" % (len(b) + 1)), dtype=_strtype(len(b) + 1))
-
-def sattrv(obj, name, items):
-    w = max(len(x) for x in items) + 1
-    obj.attrs.create(name, np.array([x.encode() for x in items], dtype="S%d" % w), dtype=_strtype(w))
-
-def write_bfs(path, times, nedge, roots=None, N=1024, M=16384, grid=(1, 1), backend="cpu",
-              gpus=0, fp=0x1234abcd, scale=10, ef=16, edges_file="data/g.h5", seed=1,
-              phase=None, frontier=None, gen_time=0.5, load_time=0.25, fmt="bfs2d-bfs"):
-    K = len(times)
-    rng = np.random.default_rng(K + len(path))
-    if roots is None:
-        roots = np.arange(K, dtype=np.int64) * 7 % N
-    if phase is None:
-        phase = rng.uniform(0.001, 0.01, size=(K, 6))
-    if frontier is None:
-        frontier = np.zeros((K, 5), dtype=np.int64)
-        for k in range(K):
-            frontier[k, :4] = [1, 10 + k, 300 + 3 * k, 50 - k]
-    with h5py.File(path, "w") as f:
-        sattr(f, "format", fmt)
-        f.attrs["format_version"] = np.int64(1)
-        sattr(f, "created_by", "test_report")
-        f["roots"] = np.asarray(roots, dtype=np.int64)
-        f["time"] = np.asarray(times, dtype=np.float64)
-        f["nedge"] = np.asarray(nedge, dtype=np.int64)
-        f["visited"] = np.full(K, 100, dtype=np.int64)
-        f["phase_time"] = np.asarray(phase, dtype=np.float64).reshape(K, 6)
-        f["frontier_size"] = np.asarray(frontier, dtype=np.int64)
-        f["kept"] = np.arange(K, dtype=np.int64)
-        f["pred"] = np.full((K, N), -1, dtype=np.int64)
-        sattr(f, "partition_file", "data/g.g%dx%d.h5" % grid)
-        sattr(f, "edges_file", edges_file)
-        f.attrs["edges_fingerprint"] = np.uint64(fp)
-        for k, v in (("num_vertices", N), ("num_input_edges", M), ("grid_rows", grid[0]),
-                     ("grid_cols", grid[1]), ("num_ranks", grid[0] * grid[1]), ("num_gpus", gpus),
-                     ("nroots", K), ("edges_per_thread", 1)):
-            f.attrs[k] = np.int64(v)
-        if scale is not None:
-            f.attrs["scale"] = np.int64(scale)
-            f.attrs["edgefactor"] = np.int64(ef)
-            f.attrs["generation_time"] = np.float64(gen_time)
-        sattr(f, "backend", backend)
-        sattr(f, "devices", "%d x Test GPU" % gpus if gpus else "cpu")
-        f.attrs["seed"] = np.uint64(seed)
-        sattr(f, "bitmap", "auto")
-        sattrv(f, "phase_names", PHASES)
-        f.attrs["partition_time"] = np.float64(0.125)
-        f.attrs["load_time"] = np.float64(load_time)
-    return path
-
-def write_valid(path, bfs_path, passed=None, rule=None, vtime=None, nedge=None, search=None,
-                fp=None, root=None):
-    with h5py.File(bfs_path, "r") as b:
-        K = len(b["roots"])
-        roots = b["roots"][...]
-        bnedge = b["nedge"][...]
-        bfp = int(b.attrs["edges_fingerprint"])
-    search = np.arange(K) if search is None else np.asarray(search)
-    Kp = len(search)
-    passed = np.ones(Kp, dtype=np.int64) if passed is None else np.asarray(passed, dtype=np.int64)
-    rule = np.where(passed == 1, 0, 2) if rule is None else np.asarray(rule)
-    vtime = np.linspace(0.5, 1.5, Kp) if vtime is None else np.asarray(vtime)
-    with h5py.File(path, "w") as f:
-        sattr(f, "format", "bfs2d-validation")
-        f.attrs["format_version"] = np.int64(1)
-        sattr(f, "created_by", "test_report")
-        f["search"] = search.astype(np.int64)
-        f["root"] = (roots[search] if root is None else np.asarray(root)).astype(np.int64)
-        f["passed"] = passed
-        f["rule"] = rule.astype(np.int64)
-        f["example_vertex"] = np.where(passed == 1, -1, 5).astype(np.int64)
-        f["nedge"] = (bnedge[search] if nedge is None else np.asarray(nedge)).astype(np.int64)
-        f["time"] = vtime.astype(np.float64)
-        sattr(f, "bfs_file", bfs_path)
-        sattr(f, "edges_file", "data/g.h5")
-        f.attrs["edges_fingerprint"] = np.uint64(bfp if fp is None else fp)
-        f.attrs["num_searches"] = np.int64(Kp)
-        f.attrs["num_passed"] = np.int64(passed.sum())
-        f.attrs["num_failed"] = np.int64(Kp - passed.sum())
-        sattrv(f, "rule_names", RULES)
-    return path
-
-def report(*args):
-    cmd = [os.path.join(BIN, "bfs-report")] + [str(a) for a in args]
-    return subprocess.run(cmd, capture_output=True, text=True)
+from reportlib import sattr, sattrv, write_bfs, write_valid, report, close
 
 # ---- the independent reference: Graph500 get_statistics, in numpy ----------
 def g500(x):
@@ -120,7 +26,8 @@ def g500(x):
                 thirdquartile=(xs[n - 1 - (n - 1) // 4] + xs[n - 1 - n // 4]) / 2,
                 max=xs[-1], mean=x.mean(), stddev=x.std(ddof=1) if n > 1 else float("nan"))
 
-def expected_block(times, nedge, vtimes, scale=10, ef=16, ranks=1, gen=0.5, load=0.25):
+def expected_block(times, nedge, vtimes, scale=10, ef=16, ranks=1, gen=0.5, construction=0.125):
+    # construction_time is partition2d's partition_time (0.125 in write_bfs), not the load
     t, e = np.asarray(times, float), np.asarray(nedge, float)
     n = len(t)
     st, se, sv = g500(t), g500(e), g500(vtimes)
@@ -131,7 +38,7 @@ def expected_block(times, nedge, vtimes, scale=10, ef=16, ranks=1, gen=0.5, load
     inv = 1.0 / teps
     hs = np.std(inv, ddof=1) / (np.mean(inv) ** 2 * math.sqrt(n - 1)) if n > 1 else float("nan")
     out = {"SCALE": scale, "edgefactor": ef, "NBFS": n, "graph_generation": gen,
-           "num_mpi_processes": ranks, "construction_time": load}
+           "num_mpi_processes": ranks, "construction_time": construction}
     for k in ("min", "firstquartile", "median", "thirdquartile", "max", "mean", "stddev"):
         out["bfs  %s_time" % k] = st[k]
     for k in ("min", "firstquartile", "median", "thirdquartile", "max", "mean", "stddev"):
@@ -177,11 +84,6 @@ def parse_blocks(text):
         except ValueError:
             pass
     return [dict(b) for b in blocks], [[k for k, _ in b] for b in blocks]
-
-def close(a, b, rel):
-    if isinstance(a, float) and math.isnan(a) or isinstance(b, float) and math.isnan(b):
-        return (isinstance(a, float) and math.isnan(a)) and (isinstance(b, float) and math.isnan(b))
-    return abs(a - b) <= rel * max(abs(a), abs(b), 1e-300)
 
 def check_block(name, got, want, rel):
     bad = [(k, got.get(k), want[k]) for k in want if k not in got or not close(float(got[k]), float(want[k]), rel)]
@@ -294,7 +196,10 @@ if blocks:
     b = expected_block(times, nedge, vt, ranks=2)
     b = {k: v for k, v in b.items() if "validate" not in k}
     check_block("unvalidated_stats", blocks[0], b, 1e-5)
-    R.check("unvalidated_no_validate_lines", "min_validate" not in p.stdout)
+    # the reference prints the seven validate lines with -1 when it did not validate
+    want_v = {"bfs  %s_validate" % k: -1.0 for k in ("min", "firstquartile", "median", "thirdquartile", "max", "mean", "stddev")}
+    check_block("unvalidated_validate_lines_minus_one", blocks[0], want_v, 0)
+    R.eq("unvalidated_field_names_in_reference_order", parse_blocks(p.stdout)[1][0], G500_KEYS)
 js = json.loads(report(b1, "--unvalidated", "--format", "json").stdout)
 R.eq("unvalidated_json_flag", js["runs"][0]["validated"], False)
 # partial validation: searches 0..4 validated; the rest only with --unvalidated
@@ -402,7 +307,7 @@ def table(title):
 cmp_ = table("comparison")
 ok = cmp_ is not None and len(cmp_) == 5 and all(
     close(float(row[6]), hm[i] * 1e-9, 1e-3) and close(float(row[7]), hm[i] * 1e-9 / ndev[i], 1e-3)
-    and close(float(row[8]), hm[i] / hm[0], 1e-2) and row[3] == ["1x1", "1x2", "2x2", "1x2", "2x2"][i]
+    and close(float(row[8]), hm[i] / hm[0] if i < 3 else 1.0, 1e-2) and row[3] == ["1x1", "1x2", "2x2", "1x2", "2x2"][i]
     for i, row in enumerate(cmp_))
 R.check("comparison_table", ok, str(cmp_))
 st = table("strong scaling")
@@ -420,7 +325,9 @@ R.check("weak_scaling_table", ok, str(wk))
 js = json.loads(report(*args, "--format", "json").stdout)
 R.eq("json_strong_groups", [g["runs"] for g in js["strong_scaling"]], [[1, 2, 3]])
 R.eq("json_weak_groups", [g["runs"] for g in js["weak_scaling"]], [[1, 4, 5]])
-R.check("json_speedup", all(close(js["runs"][i]["speedup"], hm[i] / hm[0], 1e-12) for i in range(5)))
+R.check("json_speedup_within_a_graph", all(close(js["runs"][i]["speedup"], hm[i] / hm[0] if i < 3 else 1.0, 1e-12)
+                                           and js["runs"][i]["speedup_over_run"] == (1 if i < 3 else i + 1) for i in range(5)),
+        str([(r["speedup"], r["speedup_over_run"]) for r in js["runs"]]))
 rows = list(csv.DictReader(io.StringIO(report(*args, "--format", "csv").stdout)))
 R.check("csv_rows", len(rows) == 5 and all(close(float(rows[i]["GTEPS_per_gpu"]), hm[i] * 1e-9 / ndev[i], 1e-12) for i in range(5)))
 
@@ -460,23 +367,52 @@ if "teps.svg" in trees:
     R.check("svg_bar_heights_proportional", all(close(h / v, r1[-1][0] / r1[-1][1], 1e-2) for h, v in r1), str(r1))
 if "phases.svg" in trees:
     ph = [e for e in trees["phases.svg"].iter(SVGNS + "rect") if e.get("class") == "phase"]
-    ok = len(ph) == 4 * 6
+    ok, why = True, ""
+    bars = {g.get("data-run"): g for g in trees["phases.svg"].iter(SVGNS + "g") if g.get("class") == "bar"}
     for ri, (b, v, _) in enumerate(allruns):
         with h5py.File(b, "r") as f, h5py.File(v, "r") as g:
-            pt = f["phase_time"][...][g["passed"][...] == 1]
+            sel = g["passed"][...] == 1
+            pt = f["phase_time"][...][sel]
+            tmean = f["time"][...][sel].mean()
         m = pt.mean(axis=0)
-        for pi in range(4):
-            e = [x for x in ph if x.get("data-run") == str(ri + 1) and x.get("data-phase") == PHASES[pi]]
-            ok = ok and len(e) == 1 and close(float(e[0].get("data-seconds")), m[pi], 1e-8)
-    R.check("svg_phase_breakdown_values", ok)
+        mine = [x for x in ph if x.get("data-run") == str(ri + 1)]
+        # all six phases, each with its mean (no /expansion_time here: no split)
+        for pi in range(6):
+            e = [x for x in mine if x.get("data-phase") == PHASES[pi]]
+            if not (len(e) == 1 and close(float(e[0].get("data-seconds")), m[pi], 1e-8)):
+                ok, why = False, "run %d phase %s: %r" % (ri + 1, PHASES[pi], [x.attrib for x in e])
+        # the bar adds up to the mean search time (the rest is 'outside the phases')
+        total = sum(float(x.get("data-seconds")) for x in mine)
+        want = max(tmean, m.sum())
+        if not close(total, want, 1e-7) or not close(float(bars[str(ri + 1)].get("data-total")), tmean, 1e-8):
+            ok, why = False, "run %d: segments add to %r, mean time %r" % (ri + 1, total, tmean)
+    R.check("svg_phases_all_six_adding_to_mean_time", ok, why)
 if "scaling.svg" in trees:
-    c = {int(e.get("data-run")): (int(e.get("data-devices")), float(e.get("data-teps")))
-         for e in trees["scaling.svg"].iter(SVGNS + "circle") if e.get("class") == "run"}
-    R.check("svg_scaling_points", all(c[i + 1][0] == ndev[i] and close(c[i + 1][1], hm[i], 1e-8) for i in range(5)), str(c))
+    pts = [e for e in trees["scaling.svg"].iter() if e.get("class") == "run"]
+    ok = len(pts) == 6  # run 1 is in both series
+    for e in pts:
+        i = int(e.get("data-run")) - 1
+        ok = ok and int(e.get("data-devices")) == ndev[i] and close(float(e.get("data-teps")), hm[i], 1e-8)
+    R.check("svg_scaling_points", ok, str([e.attrib for e in pts])[:300])
     pl = {e.get("class"): e.get("data-runs") for e in trees["scaling.svg"].iter(SVGNS + "polyline")}
     R.eq("svg_scaling_series", pl, {"strong": "1 2 3", "weak": "1 4 5"})
+    cols = [e.get("data-color") for e in trees["scaling.svg"].iter(SVGNS + "polyline")]
+    R.check("svg_scaling_one_colour_per_series", len(set(cols)) == len(cols) == 2, str(cols))
+    # a marker's shape is its path without the numbers
+    shapes = {}
+    for e in pts:
+        shapes.setdefault(e.get("data-series"), set()).add(re.sub(r"[-0-9.]+", "", e.get("d")))
+    R.check("svg_scaling_markers_differ", all(len(v) == 1 for v in shapes.values())
+            and len({next(iter(v)) for v in shapes.values()}) == 2, str(shapes))
+    ideal = [e for e in trees["scaling.svg"].iter(SVGNS + "line") if e.get("class") == "ideal"]
+    R.eq("svg_scaling_ideal_line_per_series", len(ideal), 2)
+    # no one-point series: a graph on one device count alone draws nothing
+    ps = T + "/svg_single"
+    report(runs[3][0], runs[3][1], "--svg", ps)
+    t1 = ET.parse(os.path.join(ps, "scaling.svg")).getroot()
+    R.check("svg_scaling_no_one_point_series", not [e for e in t1.iter() if e.get("class") in ("run", "strong", "weak")])
 if "frontier.svg" in trees:
-    pts = [e for e in trees["frontier.svg"].iter(SVGNS + "circle") if e.get("class") == "frontier"]
+    pts = [e for e in trees["frontier.svg"].iter() if e.get("class") == "frontier"]
     ok = True
     for ri, (b, v, _) in enumerate(allruns):
         with h5py.File(b, "r") as f, h5py.File(v, "r") as g:
@@ -484,6 +420,9 @@ if "frontier.svg" in trees:
         got = {int(e.get("data-level")): float(e.get("data-size")) for e in pts if e.get("data-run") == str(ri + 1)}
         ok = ok and got.keys() == {l for l in range(len(fm)) if fm[l] > 0} and all(close(got[l], fm[l], 1e-8) for l in got)
     R.check("svg_frontier_values", ok)
+    cols = [g.get("data-color") for g in trees["frontier.svg"].iter(SVGNS + "g") if g.get("class") == "series"]
+    R.check("svg_frontier_one_colour_per_series", len(cols) == len(allruns) and len(set(cols)) == len(cols), str(cols))
+    R.check("svg_frontier_direction_unknown_without_dataset", all(e.get("data-direction") == "unknown" for e in pts))
 
 # an imported graph (no scale attribute): SCALE/edgefactor approximated and said so
 b11 = write_bfs(T + "/imp.bfs.h5", times, nedge, scale=None, N=5242, M=28980, edges_file="data/ca-GrQc.h5")

@@ -1846,3 +1846,17 @@ int b2_cuda_mem_info(int d, size_t *free_b, size_t *total_b)
 	return 0;
 }
 }
+
+/* Provenance (main.c, write_run_facts): the CUDA driver and runtime
+ * versions, as CUDA gives them (1000 * major + 10 * minor); 0 when unknown. */
+extern "C" void b2_cuda_versions(int *driver, int *runtime)
+{
+	if (cudaDriverGetVersion(driver) != cudaSuccess) {
+		cudaGetLastError();
+		*driver = 0;
+	}
+	if (cudaRuntimeGetVersion(runtime) != cudaSuccess) {
+		cudaGetLastError();
+		*runtime = 0;
+	}
+}

@@ -4,7 +4,8 @@
  *   bfs-gpu part.h5 [-n NROOTS] [--seed S] [--backend auto|cuda|cpu]
  *           [--bitmap auto|on|off] [--edges-per-thread K]
  *           [--keep-pred all|none|K] [--warmup W] [--ipc auto|push|off]
- *           [--direction auto|top-down|bottom-up] [--alpha A] [--beta B] -o bfs.h5
+ *           [--direction auto|top-down|bottom-up] [--alpha A] [--beta B]
+ *           [--roots any|largest-component] -o bfs.h5
  *
  * Reads the rank's own CSC block and the degrees of its own vertices from
  * the partition file, draws the roots (FORMATS.md "BFS file"), runs warm-up
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "b2.h"
 #include "h5util.h"
 #include "backend.h"
@@ -46,9 +48,18 @@ static const char help[] =
 	"                           the unexplored edges (default 15)\n"
 	"      --beta B             go back top-down when the frontier shrinks below N/B\n"
 	"                           vertices (default 18)\n"
+	"      --roots R            any (default): roots anywhere; largest-component: only\n"
+	"                           in the largest connected component (found first by\n"
+	"                           untimed searches), so that no search measures a tiny\n"
+	"                           component of a real graph\n"
 	"  -o, --output FILE        the BFS file (required)\n"
 	"  -v, --verbose            per-search times on stderr; -q, --quiet\n"
-	"  -h, --help; -V, --version\n"
+	"      --progress           progress on stderr even under mpiexec (its stderr is a\n"
+	"                           pipe, not a terminal; B2_PROGRESS=1 does the same)\n"
+	"  -h, --help; -V, --version (with the git commit built in)\n"
+	"\n"
+	"Example:\n"
+	"  mpiexec -n 4 bfs-gpu data/g.g2x2.h5 -n 64 --backend auto -o results/g.bfs.h5\n"
 	"\n"
 	"Exit codes: 0 ok, 1 runtime error, 2 usage (also: --backend cuda in a build\n"
 	"without CUDA; a rank count other than R x C), 3 bad partition file,\n"
@@ -62,6 +73,7 @@ typedef struct opts {
 	int bitmap, ipc, direction;
 	double alpha, beta;
 	const char *bitmap_s, *direction_s;
+	int roots_lc; /* --roots largest-component */
 } opts;
 
 static int parse(opts *o, int argc, char **argv)
@@ -74,10 +86,12 @@ static int parse(opts *o, int argc, char **argv)
 		{"edges-per-thread", required_argument, 0, 4}, {"keep-pred", required_argument, 0, 5},
 		{"warmup", required_argument, 0, 6}, {"ipc", required_argument, 0, 7},
 		{"direction", required_argument, 0, 8}, {"alpha", required_argument, 0, 9},
-		{"beta", required_argument, 0, 10}, B2_STD_LONGOPTS, {0, 0, 0, 0}};
+		{"beta", required_argument, 0, 10}, {"roots", required_argument, 0, 11},
+		B2_STD_LONGOPTS, {0, 0, 0, 0}};
 	o->nroots = 64; o->seed = 1; o->backend = "auto"; o->bitmap = B2_BITMAP_AUTO;
 	o->bitmap_s = "auto"; o->ept = 4; o->keep = -1; o->warmup = 1; o->ipc = B2_IPC_AUTO;
 	o->direction = B2_DIRECTION_AUTO; o->direction_s = "auto"; o->alpha = 15; o->beta = 18;
+	o->roots_lc = 0;
 	while ((c = getopt_long(argc, argv, "n:" B2_STD_SHORTOPTS, lo, NULL)) != -1) {
 		switch (c) {
 		case 'n': B2_TRY(b2_parse_i64(&o->nroots, optarg, "--nroots", 1, 4096)); break;
@@ -120,6 +134,11 @@ static int parse(opts *o, int argc, char **argv)
 			break;
 		case 9: B2_TRY(b2_parse_double(&o->alpha, optarg, "--alpha", 1e-3, 1e9)); break;
 		case 10: B2_TRY(b2_parse_double(&o->beta, optarg, "--beta", 1e-3, 1e9)); break;
+		case 11:
+			if (!strcmp(optarg, "any")) o->roots_lc = 0;
+			else if (!strcmp(optarg, "largest-component")) o->roots_lc = 1;
+			else return b2_usage_err("--roots: expected any or largest-component, got '%s'", optarg);
+			break;
 		default:
 			error = b2_std_option(&std, c, optarg, help);
 			if (error == -1)
@@ -442,13 +461,13 @@ done:
 #define B2_ROOT_STREAM 4
 #define B2_ROOT_BATCH 4096
 static int draw_roots(int64_t *roots, int64_t *nroots, int64_t want, uint64_t seed,
-                      const b2_graph *g)
+                      const b2_graph *g, const unsigned char *allow)
 {
 	int error = 0;
 	unsigned char *flag = NULL, *all = NULL;
 	int64_t b = g->b, v0 = ((int64_t)g->j * g->R + g->i) * b, npos = 0, have = 0;
 	for (int64_t x = 0; x < b; x++)
-		npos += g->tdeg[x] > 0;
+		npos += g->tdeg[x] > 0 && (!allow || allow[x]);
 	B2_TRY(b2_mpi_ok(MPI_Allreduce(MPI_IN_PLACE, &npos, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD),
 	                 "MPI_Allreduce"));
 	if (want > npos)
@@ -459,7 +478,7 @@ static int draw_roots(int64_t *roots, int64_t *nroots, int64_t want, uint64_t se
 	for (uint64_t k0 = 0; have < want; k0 += B2_ROOT_BATCH) {
 		for (int q = 0; q < B2_ROOT_BATCH; q++) {
 			int64_t x = (int64_t)(b2_rng_at(key, k0 + (uint64_t)q) % (uint64_t)g->N);
-			flag[q] = x >= v0 && x < v0 + b && g->tdeg[x - v0] > 0;
+			flag[q] = x >= v0 && x < v0 + b && g->tdeg[x - v0] > 0 && (!allow || allow[x - v0]);
 		}
 		B2_TRY(b2_mpi_ok(MPI_Allreduce(flag, all, B2_ROOT_BATCH, MPI_UNSIGNED_CHAR, MPI_MAX,
 		                               MPI_COMM_WORLD), "MPI_Allreduce"));
@@ -571,6 +590,165 @@ done:
 	return error;
 }
 
+/* Facts about the run beyond the searches (FORMATS.md "BFS file"): how the
+ * roots were chosen, how full the nodes were, what made the file. */
+typedef struct runfacts {
+	int64_t comp_vertices, comp_searches;  /* --roots largest-component */
+	int64_t ranks_per_node, cores_per_node; /* the most ranks, the fewest cores of a node */
+	int oversubscribed;
+} runfacts;
+
+/* --roots largest-component. The partition file has degrees, not
+ * components, so the searches find them: a search from the unlabelled
+ * vertex of positive degree with the smallest id labels its component, until
+ * the largest component found has at least as many vertices as remain
+ * unlabelled (none left can be larger). With a giant component that takes
+ * one or two searches. Ties go to the component of the smaller vertex id,
+ * so the result does not depend on the grid. Nothing here is timed or
+ * recorded but the component's size. *allow marks its owned vertices. */
+static int largest_component(unsigned char **allow, runfacts *rf, b2_search *s,
+                             const b2_backend *be, void *bk, const b2_graph *g)
+{
+	int error = 0;
+	int64_t b = g->b, v0 = ((int64_t)g->j * g->R + g->i) * b, left = 0, best = 0, best_root = -1;
+	int64_t *comp = NULL, *pred = NULL;
+	unsigned char *mask = NULL;
+	*allow = NULL;
+	error = b2_calloc(&mask, (size_t)b + 1, 1, "component labels");
+	if (!error) error = b2_alloc(&comp, (size_t)b * 8 + 8, "component labels");
+	if (!error) error = b2_alloc(&pred, (size_t)b * 8 + 8, "component labels");
+	B2_TRY(b2_agree(error, MPI_COMM_WORLD));
+	for (int64_t x = 0; x < b; x++) {
+		comp[x] = -1;
+		left += g->tdeg[x] > 0;
+	}
+	B2_TRY(b2_mpi_ok(MPI_Allreduce(MPI_IN_PLACE, &left, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD),
+	                 "MPI_Allreduce"));
+	while (left > best) {
+		int64_t next = INT64_MAX, reached = 0;
+		for (int64_t x = 0; x < b && next == INT64_MAX; x++)
+			if (g->tdeg[x] > 0 && comp[x] < 0)
+				next = v0 + x;
+		B2_TRY(b2_mpi_ok(MPI_Allreduce(MPI_IN_PLACE, &next, 1, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD),
+		                 "MPI_Allreduce"));
+		if (next == INT64_MAX)
+			break;
+		B2_TRY(b2_search_run(s, next));
+		B2_TRY(b2_agree(be->pred(bk, pred), MPI_COMM_WORLD));
+		for (int64_t l = 0; l < s->nlevels; l++)
+			reached += s->fsize[l];
+		/* every reached vertex has a non-loop tuple, so positive degree */
+		for (int64_t x = 0; x < b; x++)
+			if (pred[x] != -1 && comp[x] < 0)
+				comp[x] = next;
+		left -= reached;
+		rf->comp_searches++;
+		if (reached > best) {
+			best = reached;
+			best_root = next;
+		}
+	}
+	for (int64_t x = 0; x < b; x++)
+		mask[x] = best_root >= 0 && comp[x] == best_root;
+	rf->comp_vertices = best;
+	b2_debug("largest component: %lld vertices, found with %lld search(es)", (long long)best,
+	         (long long)rf->comp_searches);
+	*allow = mask;
+	mask = NULL;
+done:
+	free(mask);
+	free(comp);
+	free(pred);
+	return error;
+}
+
+/* Ranks per node against the node's cores (cpu backend) or GPUs (cuda):
+ * more ranks than either makes the timings meaningless, so the run says so
+ * (once, on rank 0; pick_backend has warned of shared GPUs already) and the
+ * BFS file records it for the report. */
+static int node_facts(runfacts *rf, const b2_backend *be, int gpus_shared)
+{
+	int error = 0, nlocal = 1;
+	MPI_Comm node = MPI_COMM_NULL;
+	B2_TRY(b2_mpi_ok(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, b2_rank,
+	                                     MPI_INFO_NULL, &node), "MPI_Comm_split_type"));
+	MPI_Comm_size(node, &nlocal);
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	int64_t v[3] = {nlocal, -(int64_t)(cores > 0 ? cores : 1), nlocal > cores};
+	B2_TRY(b2_mpi_ok(MPI_Allreduce(MPI_IN_PLACE, v, 3, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD),
+	                 "MPI_Allreduce"));
+	rf->ranks_per_node = v[0];
+	rf->cores_per_node = -v[1];
+	if (be == &b2_cpu_backend) {
+		rf->oversubscribed = v[2] > 0;
+		if (rf->oversubscribed)
+			b2_warn0("%lld ranks on a node with %lld cores: the CPU backend is oversubscribed, so its "
+			         "times and scaling efficiencies say little (the report marks this run)",
+			         (long long)rf->ranks_per_node, (long long)rf->cores_per_node);
+	} else
+		rf->oversubscribed = gpus_shared;
+done:
+	if (node != MPI_COMM_NULL)
+		MPI_Comm_free(&node);
+	return error;
+}
+
+#ifdef B2_HAVE_CUDA
+void b2_cuda_versions(int *driver, int *runtime); /* cuda.cu */
+#endif
+
+/* "12.4" from CUDA's 1000 * major + 10 * minor; "none" for 0. */
+static void cuda_version_str(char *buf, size_t n, int v)
+{
+	if (v > 0)
+		snprintf(buf, n, "%d.%d", v / 1000, (v % 1000) / 10);
+	else
+		snprintf(buf, n, "none");
+}
+
+/* The run's facts and bfs-gpu's part of the provenance (the common part is
+ * b2_h5_create's): CUDA driver and runtime, and each rank's device name. */
+static int write_run_facts(hid_t f, const opts *o, const runfacts *rf, const char *devname, int cuda)
+{
+	int error = 0, drv = 0, rt = 0;
+	char vs[32], *all = NULL;
+	const char **names = NULL;
+#ifdef B2_HAVE_CUDA
+	b2_cuda_versions(&drv, &rt);
+#endif
+	/* rank 0's view, so that every rank writes the same */
+	int dv[2] = {drv, rt};
+	B2_TRY(b2_mpi_ok(MPI_Bcast(dv, 2, MPI_INT, 0, MPI_COMM_WORLD), "MPI_Bcast"));
+	cuda_version_str(vs, sizeof vs, dv[0]);
+	B2_TRY(b2_attr_put_str(f, "cuda_driver_version", vs));
+	cuda_version_str(vs, sizeof vs, dv[1]);
+	B2_TRY(b2_attr_put_str(f, "cuda_runtime_version", vs));
+	if (cuda) {
+		error = b2_alloc(&all, (size_t)b2_nranks * 256, "device names");
+		if (!error) error = b2_alloc(&names, (size_t)b2_nranks * sizeof *names, "device names");
+		B2_TRY(b2_agree(error, MPI_COMM_WORLD));
+		char mine[256];
+		snprintf(mine, sizeof mine, "%s", devname);
+		B2_TRY(b2_mpi_ok(MPI_Allgather(mine, 256, MPI_CHAR, all, 256, MPI_CHAR, MPI_COMM_WORLD),
+		                 "MPI_Allgather of device names"));
+		for (int r = 0; r < b2_nranks; r++)
+			names[r] = all + (size_t)r * 256;
+		B2_TRY(b2_attr_put_strv(f, "gpu_names", names, (size_t)b2_nranks));
+	}
+	B2_TRY(b2_attr_put_str(f, "roots_from", o->roots_lc ? "largest-component" : "any"));
+	if (o->roots_lc) {
+		B2_TRY(b2_attr_put_i64(f, "component_vertices", rf->comp_vertices));
+		B2_TRY(b2_attr_put_i64(f, "component_searches", rf->comp_searches));
+	}
+	B2_TRY(b2_attr_put_i64(f, "ranks_per_node", rf->ranks_per_node));
+	B2_TRY(b2_attr_put_i64(f, "cores_per_node", rf->cores_per_node));
+	B2_TRY(b2_attr_put_i64(f, "oversubscribed", rf->oversubscribed));
+done:
+	free(all);
+	free(names);
+	return error;
+}
+
 static int pick_backend(const b2_backend **be, int *device, int *shared, char *devname,
                         size_t dn, const char *want)
 {
@@ -596,9 +774,11 @@ static int pick_backend(const b2_backend **be, int *device, int *shared, char *d
 	MPI_Allreduce(&ndev, &minv, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
 	if (minv == 0) {
 		if (!strcmp(want, "cuda")) {
-			if (ndev == 0)
-				b2_err(B2_EIO, "--backend cuda: no CUDA device is visible to this rank");
-			B2_FAIL(B2_EIO, "--backend cuda: no CUDA device visible");
+			/* one message for the job, not one per rank */
+			int without = ndev == 0, nwithout = 0;
+			MPI_Allreduce(&without, &nwithout, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+			B2_FAIL0(B2_EIO, "--backend cuda: %d of %d rank(s) see no CUDA device (--backend auto "
+			         "or cpu runs on the CPUs)", nwithout, b2_nranks);
 		}
 		goto done; /* auto: the CPU backend */
 	}
@@ -631,6 +811,8 @@ int main(int argc, char **argv)
 	int64_t maxlev = 1, *pred = NULL;
 	level_rows *lrows = NULL;
 	level_table lt = {0};
+	runfacts rf = {0};
+	unsigned char *allow = NULL; /* --roots largest-component */
 	double *times = NULL, *phases = NULL, *expdir = NULL;
 	b2_h5out out = {.file = -1};
 	int out_open = 0;
@@ -642,6 +824,7 @@ int main(int argc, char **argv)
 	B2_TRY(read_partition(&g, &pi, o.part));
 	b2_debug("read %s in %.3f s", o.part, b2_now() - tl0);
 	B2_TRY(pick_backend(&be, &device, &shared, devname, sizeof devname, o.backend));
+	B2_TRY(node_facts(&rf, be, shared));
 	b2_bkopts bo = {
 		.bottom_up = o.direction != B2_DIRECTION_TOP_DOWN,
 		.frontier_degree = o.direction == B2_DIRECTION_AUTO,
@@ -667,7 +850,9 @@ int main(int argc, char **argv)
 	MPI_Bcast(&load_time, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
 
 	B2_TRY(b2_alloc(&roots, (size_t)o.nroots * 8, "roots"));
-	B2_TRY(draw_roots(roots, &nroots, o.nroots, o.seed, &g));
+	if (o.roots_lc)
+		B2_TRY(largest_component(&allow, &rf, &s, be, bk, &g));
+	B2_TRY(draw_roots(roots, &nroots, o.nroots, o.seed, &g, allow));
 	if (nroots == 0)
 		b2_warn0("%s: no vertex has an edge; no search to run", o.part);
 	nkept = o.keep < 0 || o.keep > nroots ? nroots : o.keep;
@@ -790,6 +975,7 @@ int main(int argc, char **argv)
 		if (pi.has_gt) B2_TRY(b2_attr_put_f64(f, "generation_time", pi.gen_time));
 		if (pi.has_pt) B2_TRY(b2_attr_put_f64(f, "partition_time", pi.part_time));
 		B2_TRY(b2_attr_put_f64(f, "load_time", load_time));
+		B2_TRY(write_run_facts(f, &o, &rf, devname, be != &b2_cpu_backend));
 	}
 	if (nroots > 0) {
 		double inv = 0;
@@ -812,6 +998,7 @@ done:
 	free(pi.edges_file);
 	free(roots); free(nedge); free(visited); free(kept); free(times); free(phases); free(expdir);
 	free(pred);
+	free(allow);
 	for (int64_t q = 0; lrows && q < nroots; q++)
 		level_rows_free(&lrows[q]);
 	free(lrows);
