@@ -32,6 +32,7 @@ typedef struct cpu_bk {
 	uint64_t *row_ptr;  /* [nr + 1] */
 	uint32_t *col_idx;  /* [nnz] local columns, ascending per row */
 	uint32_t *fcol;     /* [nc/32] */
+	uint32_t *nzrow;    /* [nr/32] rows with a local edge */
 	uint32_t *vsend, *vrecv; /* [bw], [C][bw] */
 } cpu_bk;
 
@@ -49,6 +50,7 @@ static void cpu_destroy(void *p)
 	free(k->vis); free(k->level); free(k->pred); free(k->front); free(k->dst);
 	free(k->bmp); free(k->cnt); free(k->allfront); free(k->colmask); free(k->pred64); free(k->in);
 	free(k->row_ptr); free(k->col_idx); free(k->fcol); free(k->vsend); free(k->vrecv);
+	free(k->nzrow);
 	free(k);
 }
 
@@ -71,6 +73,12 @@ static int build_csr(cpu_bk *k)
 		for (uint64_t e = g->col_ptr[u]; e < g->col_ptr[u + 1]; e++)
 			k->col_idx[fill[g->row_idx[e]]++] = (uint32_t)u;
 	free(fill);
+	/* rows without a local edge can never find a parent here: bottom-up
+	 * steps skip them by the word */
+	B2_TRY(b2_calloc(&k->nzrow, (size_t)b2_bmp_words(k->nr), 4, "bottom-up rows (CSR)"));
+	for (int64_t r = 0; r < k->nr; r++)
+		if (k->row_ptr[r + 1] > k->row_ptr[r])
+			k->nzrow[r >> 5] |= 1u << (r & 31);
 done:
 	return error;
 }
@@ -184,26 +192,66 @@ static inline int visit(uint32_t *vis, uint32_t r)
 	return !(__atomic_fetch_or(&vis[r >> 5], m, __ATOMIC_RELAXED) & m);
 }
 
+/* What a step writes, shared by its threads. */
+typedef struct step {
+	uint32_t *pred, *front, *dst, *bmp;
+	int32_t *level;
+	int64_t *cnt;
+	int64_t b, bw, cap;
+	int j, lvl, pack_front, pack_fold;
+} step;
+
+/* A thread's new own-frontier vertices, appended to the shared list in
+ * batches: one atomic per batch, not one per vertex (gapbs's queue
+ * buffers do the same). */
+enum { QBATCH = 512 };
+typedef struct tqueue {
+	uint32_t v[QBATCH];
+	int n;
+} tqueue;
+
+static void tq_flush(const step *st, tqueue *q)
+{
+	if (!q->n)
+		return;
+	int64_t off = __atomic_fetch_add(&st->cnt[st->j], q->n, __ATOMIC_RELAXED);
+	memcpy(st->front + off, q->v, (size_t)q->n * 4);
+	q->n = 0;
+}
+
+static inline void tq_push(const step *st, tqueue *q, uint32_t kk)
+{
+	q->v[q->n++] = kk;
+	if (q->n == QBATCH)
+		tq_flush(st, q);
+}
+
 /* A first visit of row r from local column u: predecessor, level (own
  * rows), the destination column's list and bitmap. */
-static void discover(uint32_t r, uint32_t u, int lvl, int j, int64_t b, int64_t bw, int64_t cap,
-                     int pack_front, int pack_fold, uint32_t *restrict pred,
-                     int32_t *restrict level, uint32_t *restrict front, uint32_t *restrict dst,
-                     uint32_t *restrict bmp, int64_t *restrict cnt)
+static inline void discover(const step *st, tqueue *q, uint32_t r, uint32_t u)
 {
-	pred[r] = u;
-	int c = (int)(r / (uint64_t)b);
-	uint32_t kk = r - (uint32_t)(c * b);
-	int64_t off = __atomic_fetch_add(&cnt[c], 1, __ATOMIC_RELAXED);
-	if (c == j) {
-		level[kk] = lvl;
-		front[off] = kk;
-	} else if (off < cap) {
-		dst[(size_t)c * (size_t)b + (size_t)off] = kk;
+	st->pred[r] = u;
+	int c = (int)(r / (uint64_t)st->b);
+	uint32_t kk = r - (uint32_t)(c * st->b);
+	if (c == st->j) {
+		st->level[kk] = st->lvl;
+		tq_push(st, q, kk);
+	} else {
+		int64_t off = __atomic_fetch_add(&st->cnt[c], 1, __ATOMIC_RELAXED);
+		if (off < st->cap)
+			st->dst[(size_t)c * (size_t)st->b + (size_t)off] = kk;
 	}
-	if (c == j ? pack_front : pack_fold)
-		__atomic_fetch_or(&bmp[(size_t)c * (size_t)(bw + 1) + (kk >> 5)], 1u << (kk & 31),
+	if (c == st->j ? st->pack_front : st->pack_fold)
+		__atomic_fetch_or(&st->bmp[(size_t)c * (size_t)(st->bw + 1) + (kk >> 5)], 1u << (kk & 31),
 		                  __ATOMIC_RELAXED);
+}
+
+static step step_of(cpu_bk *k, int lvl)
+{
+	return (step){.pred = k->pred, .front = k->front, .dst = k->dst, .bmp = k->bmp,
+	              .level = k->level, .cnt = k->cnt, .b = k->b, .bw = k->bw,
+	              .cap = k->o.fold_cap, .j = k->g.j, .lvl = lvl,
+	              .pack_front = k->o.pack_front, .pack_fold = k->o.pack_fold};
 }
 
 /* dst's bits [at, at + 32*nw) |= the nw words of src (at need not be a
@@ -266,7 +314,6 @@ static void clear_discoveries(cpu_bk *k)
 
 static int64_t top_down(cpu_bk *k, int lvl)
 {
-	const int j = k->g.j;
 	const int64_t b = k->b, bw = k->bw;
 	/* gather the column's frontier: own vertices first, then the peers' */
 	int64_t n = unpack(k->allfront, &(b2_msg){k->front, k->nfront, 0}, bw,
@@ -289,26 +336,27 @@ static int64_t top_down(cpu_bk *k, int lvl)
 	const uint64_t *restrict col_ptr = k->g.col_ptr;
 	const uint32_t *restrict row_idx = k->g.row_idx;
 	const uint32_t *restrict allfront = k->allfront;
-	uint32_t *vis = k->vis, *pred = k->pred, *front = k->front, *dst = k->dst, *bmp = k->bmp;
-	int32_t *level = k->level;
-	int64_t *cnt = k->cnt, examined = 0;
-	const int64_t cap = k->o.fold_cap;
-	const int pack_front = k->o.pack_front, pack_fold = k->o.pack_fold;
-#pragma omp parallel for schedule(dynamic, 64) reduction(+ : examined)
-	for (int64_t x = 0; x < n; x++) {
-		const uint32_t u = allfront[x];
-		const uint64_t end = col_ptr[u + 1];
-		examined += (int64_t)(end - col_ptr[u]);
-		for (uint64_t e = col_ptr[u]; e < end; e++) {
-			const uint32_t r = row_idx[e];
-			/* test first: most edges lead to visited rows */
-			if (__atomic_load_n(&vis[r >> 5], __ATOMIC_RELAXED) & (1u << (r & 31)))
-				continue;
-			if (!visit(vis, r))
-				continue;
-			discover(r, u, lvl, j, b, bw, cap, pack_front, pack_fold, pred, level, front, dst,
-			         bmp, cnt);
+	uint32_t *vis = k->vis;
+	const step st = step_of(k, lvl);
+	int64_t examined = 0;
+#pragma omp parallel reduction(+ : examined)
+	{
+		tqueue q = {.n = 0};
+#pragma omp for schedule(dynamic, 64) nowait
+		for (int64_t x = 0; x < n; x++) {
+			const uint32_t u = allfront[x];
+			const uint64_t end = col_ptr[u + 1];
+			examined += (int64_t)(end - col_ptr[u]);
+			for (uint64_t e = col_ptr[u]; e < end; e++) {
+				const uint32_t r = row_idx[e];
+				/* test first: most edges lead to visited rows */
+				if (__atomic_load_n(&vis[r >> 5], __ATOMIC_RELAXED) & (1u << (r & 31)))
+					continue;
+				if (visit(vis, r))
+					discover(&st, &q, r, u);
+			}
 		}
+		tq_flush(&st, &q);
 	}
 	return examined;
 }
@@ -318,7 +366,6 @@ static int64_t top_down(cpu_bk *k, int lvl)
  * it sets the word's new bits without an atomic. */
 static int64_t bottom_up(cpu_bk *k, int lvl)
 {
-	const int j = k->g.j;
 	const int64_t b = k->b, bw = k->bw, nr = k->nr;
 	uint32_t *restrict fcol = k->fcol;
 	memset(fcol, 0, (size_t)b2_bmp_words(k->nc) * 4);
@@ -340,36 +387,37 @@ static int64_t bottom_up(cpu_bk *k, int lvl)
 	}
 	clear_discoveries(k);
 	const uint64_t *restrict row_ptr = k->row_ptr;
-	const uint32_t *restrict col_idx = k->col_idx;
-	uint32_t *vis = k->vis, *pred = k->pred, *front = k->front, *dst = k->dst, *bmp = k->bmp;
-	int32_t *level = k->level;
-	int64_t *cnt = k->cnt, examined = 0;
-	const int64_t cap = k->o.fold_cap, nw = b2_bmp_words(nr);
-	const int pack_front = k->o.pack_front, pack_fold = k->o.pack_fold;
-#pragma omp parallel for schedule(dynamic, 256) reduction(+ : examined)
-	for (int64_t w = 0; w < nw; w++) {
-		uint32_t todo = ~vis[w], found = 0;
-		if (w == nw - 1 && (nr & 31))
-			todo &= (1u << (nr & 31)) - 1;
-		for (; todo; todo &= todo - 1) {
-			const int bit = __builtin_ctz(todo);
-			const uint32_t r = (uint32_t)(w * 32 + bit);
-			const uint64_t end = row_ptr[r + 1];
-			for (uint64_t e = row_ptr[r]; e < end; e++) {
-				const uint32_t u = col_idx[e];
-				if (fcol[u >> 5] & (1u << (u & 31))) {
-					examined += (int64_t)(e - row_ptr[r] + 1);
-					found |= 1u << bit;
-					discover(r, u, lvl, j, b, bw, cap, pack_front, pack_fold, pred, level, front,
-					         dst, bmp, cnt);
-					goto next;
+	const uint32_t *restrict col_idx = k->col_idx, *restrict nzrow = k->nzrow;
+	uint32_t *vis = k->vis;
+	const step st = step_of(k, lvl);
+	int64_t examined = 0;
+	const int64_t nw = b2_bmp_words(nr);
+#pragma omp parallel reduction(+ : examined)
+	{
+		tqueue q = {.n = 0};
+#pragma omp for schedule(dynamic, 256) nowait
+		for (int64_t w = 0; w < nw; w++) {
+			uint32_t todo = ~vis[w] & nzrow[w], found = 0;
+			for (; todo; todo &= todo - 1) {
+				const int bit = __builtin_ctz(todo);
+				const uint32_t r = (uint32_t)(w * 32 + bit);
+				const uint64_t beg = row_ptr[r], end = row_ptr[r + 1];
+				uint64_t e = beg;
+				for (; e < end; e++) {
+					const uint32_t u = col_idx[e];
+					if (fcol[u >> 5] & (1u << (u & 31))) {
+						found |= 1u << bit;
+						discover(&st, &q, r, u);
+						e++;
+						break;
+					}
 				}
+				examined += (int64_t)(e - beg);
 			}
-			examined += (int64_t)(end - row_ptr[r]);
-		next:;
+			if (found)
+				vis[w] |= found;
 		}
-		if (found)
-			vis[w] |= found;
+		tq_flush(&st, &q);
 	}
 	return examined;
 }
@@ -412,23 +460,29 @@ static int cpu_update(void *p, int lvl, b2_level_stats *st)
 		/* unpack into the (now free) gather area, then one pass per vertex */
 		int64_t n = unpack(k->allfront, &k->in[s], bw, 0);
 		const uint32_t *list = k->allfront;
-		int64_t *cnt = &k->cnt[j];
-#pragma omp parallel for schedule(static)
-		for (int64_t x = 0; x < n; x++) {
-			uint32_t kk = list[x], r = (uint32_t)(j * b) + kk;
-			if (!visit(k->vis, r))
-				continue;
-			k->level[kk] = lvl;
-			k->pred[r] = B2_PRED_REMOTE | (uint32_t)s;
-			int64_t off = __atomic_fetch_add(cnt, 1, __ATOMIC_RELAXED);
-			k->front[off] = kk;
-			if (k->o.pack_front)
-				__atomic_fetch_or(&fbmp[kk >> 5], 1u << (kk & 31), __ATOMIC_RELAXED);
+		const step sp = step_of(k, lvl);
+#pragma omp parallel
+		{
+			tqueue q = {.n = 0};
+#pragma omp for schedule(static) nowait
+			for (int64_t x = 0; x < n; x++) {
+				uint32_t kk = list[x], r = (uint32_t)(j * b) + kk;
+				if (!visit(k->vis, r))
+					continue;
+				k->level[kk] = lvl;
+				k->pred[r] = B2_PRED_REMOTE | (uint32_t)s;
+				tq_push(&sp, &q, kk);
+				if (k->o.pack_front)
+					__atomic_fetch_or(&fbmp[kk >> 5], 1u << (kk & 31), __ATOMIC_RELAXED);
+			}
+			tq_flush(&sp, &q);
 		}
 	}
 	k->nfront = k->cnt[j];
 	int64_t deg = 0;
-	for (int64_t x = 0; k->o.frontier_degree && x < k->nfront; x++)
+	const int64_t nf = k->o.frontier_degree ? k->nfront : 0;
+#pragma omp parallel for reduction(+ : deg) if (nf > 4096)
+	for (int64_t x = 0; x < nf; x++)
 		deg += k->g.tdeg[k->front[x]];
 	st->front = k->nfront;
 	st->degree = deg;
