@@ -549,14 +549,15 @@ static int write_output(const opts *o, snap_store *st, const blocks *bl, const u
 	B2_TRY(b2_attr_put_u64(out.file, "fingerprint", gfp));
 	B2_TRY(b2_attr_put_str(out.file, "source", o->input));
 done:
-	if (edges >= 0)
-		H5Dclose(edges);
-	if (vids >= 0)
-		H5Dclose(vids);
 	if (wb >= 0)
 		close(wb);
-	if (out.path)
+	if (out.path) {
+		/* the last chunk of /edges may still be in HDF5's cache: closing
+		 * writes it, and can fail */
+		error = b2_h5_close(&out, &edges, error);
+		error = b2_h5_close(&out, &vids, error);
 		error = b2_h5_commit(&out, error);
+	}
 	return error;
 }
 
@@ -600,6 +601,7 @@ static int run(int argc, char **argv)
 	error = parse_opts(&o, argc, argv);
 	if (error)
 		goto done;
+	B2_TRY(b2_check_output("-o", o.std.output, &o.input, 1, 0));
 
 	/* 1. rank 0 sniffs the input */
 	if (me == 0)
@@ -765,8 +767,8 @@ static int run(int argc, char **argv)
 	{
 		int64_t rss = (int64_t)peak_rss_bytes(), mx = 0;
 		double bpt = st.total ? (double)rss / (double)st.total : 0, mbpt = 0;
-		MPI_Allreduce(&rss, &mx, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
-		MPI_Allreduce(&bpt, &mbpt, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+		B2_TRY(b2_mpi_ok(MPI_Allreduce(&rss, &mx, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce"));
+		B2_TRY(b2_mpi_ok(MPI_Allreduce(&bpt, &mbpt, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce"));
 		double tot = b2_now() - t0;
 		b2_debug("input %s: %s%s, %llu bytes, %llu lines; %llu tuples, %llu vertices, directed %d, "
 		         "fingerprint %016llx", o.input, in.gz ? "gzip " : "",

@@ -86,7 +86,9 @@ typedef struct group {
 int find_groups(group **out, int *ngroups, run *runs, int nruns, int weak);
 void free_groups(group *g, int n);
 
-/* svg.c */
-int write_svgs(const char *dir, run *runs, int nruns);
+/* svg.c: the plots and index.html into DIR (which exists), staged: each
+ * out[k] holds a complete temporary for the caller to commit or discard. */
+#define REPORT_NSVG 5
+int write_svgs(b2_fout out[REPORT_NSVG], const char *dir, run *runs, int nruns);
 
 #endif

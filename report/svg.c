@@ -18,23 +18,25 @@ static const char *const palette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728"
 /* the four phases of the paper's breakdown, bottom to top */
 static const char *const phase_color[4] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759"};
 
+/* A plot being written: staged under a temporary by b2_fout, renamed by
+ * bfs-report only when every output succeeded. */
 typedef struct svgf {
+	b2_fout *o;
 	FILE *f;
-	char *path, *tmp;
 } svgf;
 
-static int svg_open(svgf *s, const char *dir, const char *name, int w, int h, const char *title)
+static int svg_open(svgf *s, b2_fout *o, const char *dir, const char *name, int w, int h,
+                    const char *title)
 {
 	int error = 0;
-	size_t n = strlen(dir) + strlen(name) + 64;
+	size_t n = strlen(dir) + strlen(name) + 2;
+	char *path = NULL;
+	s->o = o;
 	s->f = NULL;
-	s->path = s->tmp = NULL;
-	B2_TRY(b2_alloc(&s->path, n, "file name"));
-	B2_TRY(b2_alloc(&s->tmp, n, "file name"));
-	snprintf(s->path, n, "%s/%s", dir, name);
-	snprintf(s->tmp, n, "%s/.%s.tmp-%ld", dir, name, (long)getpid());
-	if ((s->f = fopen(s->tmp, "w")) == NULL)
-		B2_FAIL(B2_EIO, "cannot write %s: %s", s->tmp, strerror(errno));
+	B2_TRY(b2_alloc(&path, n, "file name"));
+	snprintf(path, n, "%s/%s", dir, name);
+	B2_TRY(b2_fout_open(o, path));
+	s->f = o->f;
 	if (w > 0) {
 		fprintf(s->f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		              "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
@@ -45,24 +47,21 @@ static int svg_open(svgf *s, const char *dir, const char *name, int w, int h, co
 		        w / 2, title);
 	}
 done:
+	free(path);
 	return error;
 }
 
+/* Completes the staged file (every write checked), or removes it. */
 static int svg_close(svgf *s, int error, int is_svg)
 {
-	if (s->f) {
-		if (is_svg)
-			fputs("</svg>\n", s->f);
-		if ((ferror(s->f) || fclose(s->f) != 0) && !error)
-			error = b2_err(B2_EIO, "cannot write %s", s->tmp);
-		s->f = NULL;
-		if (!error && rename(s->tmp, s->path) != 0)
-			error = b2_err(B2_EIO, "cannot rename %s to %s: %s", s->tmp, s->path, strerror(errno));
-		if (error)
-			unlink(s->tmp);
-	}
-	free(s->path);
-	free(s->tmp);
+	if (!s->o || !s->o->f)
+		return error;
+	if (is_svg && !error)
+		fputs("</svg>\n", s->f);
+	if (!error)
+		error = b2_fout_close(s->o);
+	if (error)
+		b2_fout_discard(s->o);
 	return error;
 }
 
@@ -161,12 +160,12 @@ static void run_label(char *b, size_t n, const run *r)
 
 /* ---- TEPS per search ------------------------------------------------------------- */
 
-static int plot_teps(const char *dir, run *runs, int nruns)
+static int plot_teps(b2_fout *o, const char *dir, run *runs, int nruns)
 {
 	int error = 0;
 	const int W = 860, PH = 220, top = 36;
 	svgf s;
-	B2_TRY(svg_open(&s, dir, "teps.svg", W, top + PH * nruns + 10, "TEPS per search (GTEPS)"));
+	B2_TRY(svg_open(&s, o, dir, "teps.svg", W, top + PH * nruns + 10, "TEPS per search (GTEPS)"));
 	FILE *f = s.f;
 	for (int i = 0; i < nruns; i++) {
 		const run *r = &runs[i];
@@ -235,13 +234,13 @@ done:
 
 /* ---- phase breakdown ------------------------------------------------------------ */
 
-static int plot_phases(const char *dir, run *runs, int nruns)
+static int plot_phases(b2_fout *o, const char *dir, run *runs, int nruns)
 {
 	int error = 0;
 	const int bwid = 70, W = 200 + (bwid + 30) * (nruns > 2 ? nruns : 2) + 170, H = 440;
 	double ymax = 0;
 	svgf s;
-	B2_TRY(svg_open(&s, dir, "phases.svg", W, H, "Time per BFS phase"));
+	B2_TRY(svg_open(&s, o, dir, "phases.svg", W, H, "Time per BFS phase"));
 	FILE *f = s.f;
 	fprintf(f, "<text x=\"%d\" y=\"36\" text-anchor=\"middle\" font-size=\"11\">seconds per search, summed over levels, mean over ranks and searches</text>\n",
 	        W / 2);
@@ -285,7 +284,7 @@ done:
 
 /* ---- TEPS against GPUs ------------------------------------------------------------- */
 
-static int plot_scaling(const char *dir, run *runs, int nruns)
+static int plot_scaling(b2_fout *o, const char *dir, run *runs, int nruns)
 {
 	int error = 0;
 	const int W = 940, H = 460;
@@ -295,7 +294,7 @@ static int plot_scaling(const char *dir, run *runs, int nruns)
 	svgf s = {0};
 	B2_TRY(find_groups(&g[0], &ng[0], runs, nruns, 0));
 	B2_TRY(find_groups(&g[1], &ng[1], runs, nruns, 1));
-	B2_TRY(svg_open(&s, dir, "scaling.svg", W, H, "Harmonic-mean TEPS against GPUs"));
+	B2_TRY(svg_open(&s, o, dir, "scaling.svg", W, H, "Harmonic-mean TEPS against GPUs"));
 	FILE *f = s.f;
 	for (int i = 0; i < nruns; i++)
 		if (runs[i].nused > 0) {
@@ -358,19 +357,19 @@ static int plot_scaling(const char *dir, run *runs, int nruns)
 done:
 	free_groups(g[0], ng[0]);
 	free_groups(g[1], ng[1]);
-	return s.path ? svg_close(&s, error, 1) : error;
+	return svg_close(&s, error, 1);
 }
 
 /* ---- frontier size per level -------------------------------------------------------- */
 
-static int plot_frontier(const char *dir, run *runs, int nruns)
+static int plot_frontier(b2_fout *o, const char *dir, run *runs, int nruns)
 {
 	int error = 0;
 	const int W = 940, H = 440;
 	int64_t lmax = 1;
 	double vmin = INFINITY, vmax = 0;
 	svgf s;
-	B2_TRY(svg_open(&s, dir, "frontier.svg", W, H,
+	B2_TRY(svg_open(&s, o, dir, "frontier.svg", W, H,
 	                "Frontier size per level (vertices discovered, mean over searches)"));
 	FILE *f = s.f;
 	for (int i = 0; i < nruns; i++)
@@ -427,11 +426,11 @@ done:
 	return svg_close(&s, error, 1);
 }
 
-static int write_index(const char *dir, run *runs, int nruns)
+static int write_index(b2_fout *o, const char *dir, run *runs, int nruns)
 {
 	int error = 0;
 	svgf s;
-	B2_TRY(svg_open(&s, dir, "index.html", 0, 0, NULL));
+	B2_TRY(svg_open(&s, o, dir, "index.html", 0, 0, NULL));
 	FILE *f = s.f;
 	fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>bfs2d report</title></head>\n"
 	      "<body style=\"font-family:sans-serif\">\n<h1>bfs2d report</h1>\n<ul>\n", f);
@@ -450,16 +449,14 @@ done:
 	return svg_close(&s, error, 0);
 }
 
-int write_svgs(const char *dir, run *runs, int nruns)
+int write_svgs(b2_fout out[REPORT_NSVG], const char *dir, run *runs, int nruns)
 {
 	int error = 0;
-	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-		B2_FAIL(B2_EIO, "cannot create the plot directory %s: %s", dir, strerror(errno));
-	B2_TRY(plot_teps(dir, runs, nruns));
-	B2_TRY(plot_phases(dir, runs, nruns));
-	B2_TRY(plot_scaling(dir, runs, nruns));
-	B2_TRY(plot_frontier(dir, runs, nruns));
-	B2_TRY(write_index(dir, runs, nruns));
+	B2_TRY(plot_teps(&out[0], dir, runs, nruns));
+	B2_TRY(plot_phases(&out[1], dir, runs, nruns));
+	B2_TRY(plot_scaling(&out[2], dir, runs, nruns));
+	B2_TRY(plot_frontier(&out[3], dir, runs, nruns));
+	B2_TRY(write_index(&out[4], dir, runs, nruns));
 done:
 	return error;
 }
