@@ -198,7 +198,9 @@ int b2_h5_create(b2_h5out *out, const char *path, MPI_Comm comm, const char *for
 	out->tmp_path = xstrdup(tmp);
 	if (!out->path || !out->tmp_path)
 		B2_FAIL(B2_EIO, "out of host memory");
-	B2_TRY(b2_tmp_register(tmp, path, 0));
+	error = b2_tmp_register(tmp, path, 0);
+	/* also: no rank creates the file before every rank can remove it */
+	B2_TRY(b2_agree(error, comm));
 	fapl = make_fapl(comm);
 	if (fapl < 0)
 		B2_FAIL(B2_EIO, "cannot set up HDF5 file access for %s", path);

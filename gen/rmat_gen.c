@@ -239,18 +239,22 @@ int main(int argc, char **argv)
 	if (b2_rank == 0 && !o.deflate)
 		e = b2_check_space(o.std.output, g.num_edges * 16 + (UINT64_C(1) << 20));
 	B2_TRY(b2_agree(e, MPI_COMM_WORLD));
+	if (one_writer) {
+		/* rank 0 writes alone, but a signal to any rank must remove its file:
+		 * every rank knows the name (rank 0's b2_h5_create makes the same)
+		 * before it exists */
+		if (b2_rank == 0)
+			e = b2_tmp_name(tmpname, sizeof tmpname, o.std.output);
+		B2_TRY(b2_agree(e, MPI_COMM_WORLD));
+		B2_TRY(b2_mpi_ok(MPI_Bcast(tmpname, sizeof tmpname, MPI_CHAR, 0, MPI_COMM_WORLD), "MPI_Bcast"));
+		if (b2_rank != 0)
+			e = b2_tmp_register(tmpname, o.std.output, 0);
+		B2_TRY(b2_agree(e, MPI_COMM_WORLD));
+	}
 	if (!one_writer || b2_rank == 0)
 		e = b2_h5_create(&out, o.std.output, one_writer ? MPI_COMM_SELF : MPI_COMM_WORLD, "bfs2d-edges", 1);
 	created = !e && (!one_writer || b2_rank == 0);
 	B2_TRY(b2_agree(e, MPI_COMM_WORLD));
-	if (one_writer) {
-		/* rank 0 writes alone, but a signal to any rank must remove its file */
-		if (b2_rank == 0)
-			snprintf(tmpname, sizeof tmpname, "%s", out.tmp_path);
-		B2_TRY(b2_mpi_ok(MPI_Bcast(tmpname, sizeof tmpname, MPI_CHAR, 0, MPI_COMM_WORLD), "MPI_Bcast"));
-		if (b2_rank != 0)
-			B2_TRY(b2_tmp_register(tmpname, o.std.output, 0));
-	}
 	if (!one_writer || b2_rank == 0) {
 		uint64_t dims[2] = {g.num_edges, 2};
 		e = b2_dset_create(&dset, out.file, "edges", H5T_STD_I64LE, 2, dims, CHUNK_ROWS, o.deflate);

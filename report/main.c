@@ -79,10 +79,11 @@ static int write_outputs(run *runs, int nruns, const report_opts *o, const char 
 			error = b2_fout_close(&rep);
 		B2_TRY(error);
 	} else {
-		error = print_report(stdout, runs, nruns, o, format);
-		if (!error && (fflush(stdout) != 0 || ferror(stdout)))
-			B2_FAIL(B2_EIO, "cannot write the report to standard output: %s", strerror(errno));
-		B2_TRY(error);
+		errno = 0; /* stdio keeps no reason with ferror: the failing write's errno */
+		B2_TRY(print_report(stdout, runs, nruns, o, format));
+		int seen = errno, bad = fflush(stdout) != 0 ? errno : ferror(stdout) ? (seen ? seen : EIO) : 0;
+		if (bad)
+			B2_FAIL(B2_EIO, "cannot write the report to standard output: %s", strerror(bad));
 	}
 	if (output)
 		B2_TRY(b2_fout_commit(&rep));
