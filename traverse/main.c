@@ -296,9 +296,9 @@ static int put_small(hid_t loc, const char *name, hid_t type, int rank, const ui
 		return b2_dset_put_small(loc, name, type, rank, dims, buf);
 	hid_t d = -1;
 	int error = b2_dset_create(&d, loc, name, type, rank, dims, 0, 0);
-	if (d >= 0)
-		H5Dclose(d);
-	return error;
+	if (d >= 0 && H5Dclose(d) < 0 && !error)
+		error = b2_h5_write_err(loc, "finishing dataset %s failed", name);
+	return b2_agree(error, MPI_COMM_WORLD);
 }
 
 /* Row q of /pred, the columns this rank owns: collective. */
