@@ -246,6 +246,25 @@ int b2_h5_close(b2_h5out *out, hid_t *obj, int error)
 	return error;
 }
 
+int b2_h5_reserve(b2_h5out *out)
+{
+	int error = 0;
+	hsize_t size = 0;
+	if (comm_rank(out->comm) == 0 && H5Fget_filesize(out->file, &size) >= 0 && size > 0) {
+		int fd = open(out->tmp_path, O_WRONLY);
+		/* KEEP_SIZE: blocks, not length; HDF5 sets the length itself */
+		if (fd < 0 || fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, (off_t)size) != 0) {
+			int en = errno;
+			if (fd < 0 || (en != EOPNOTSUPP && en != ENOSYS && en != EINVAL)) /* else: cannot */
+				error = b2_err(B2_EIO, "cannot write %s: reserving its %.1f MiB: %s", out->path,
+				               (double)size / 1048576.0, strerror(en));
+		}
+		if (fd >= 0)
+			close(fd);
+	}
+	return b2_agree(error, out->comm);
+}
+
 static int fsync_path(const char *p)
 {
 	int fd = open(p, O_RDONLY);
@@ -262,8 +281,12 @@ int b2_h5_commit(b2_h5out *out, int error)
 	if (!out->path) /* never created, or given up already: on every rank alike */
 		return error;
 	error = b2_agree(error, out->comm);
+	/* the metadata still to write goes into reserved space: a flush that
+	 * fails on one rank leaves the others inside it (seen on a full disk) */
+	if (!error)
+		error = b2_h5_reserve(out);
 	if (!error) {
-		/* a flush first: a full disk shows up here, while the file can still
+		/* a flush first: a failure shows up here, while the file can still
 		 * be given up rather than closed */
 		if (H5Fflush(out->file, H5F_SCOPE_GLOBAL) < 0) {
 			h5_reason(why, sizeof why, out->path);
@@ -283,6 +306,10 @@ int b2_h5_commit(b2_h5out *out, int error)
 		error = b2_agree(error, out->comm);
 	}
 	if (!error && comm_rank(out->comm) == 0) {
+		struct stat st;
+		/* blocks reserved past what HDF5 kept (it may free space at close) */
+		if (stat(out->tmp_path, &st) == 0)
+			(void)!truncate(out->tmp_path, st.st_size);
 		if (fsync_path(out->tmp_path) != 0)
 			error = b2_err(B2_EIO, "cannot write %s: fsync: %s", out->path, strerror(errno));
 		else if (rename(out->tmp_path, out->path) != 0)

@@ -31,6 +31,14 @@ int b2_h5_create(b2_h5out *out, const char *path, MPI_Comm comm,
  * closed (b2_h5_poisoned) and its temporary is removed. Returns the agreed
  * code. A no-op when create failed (it cleaned up itself). */
 int b2_h5_commit(b2_h5out *out, int error);
+/* Collective: reserves disk blocks for the whole file as allocated so far
+ * (datasets made with early allocation included: b2_dset_create without
+ * deflate), so that writes inside it cannot find the disk full later, in
+ * the middle of a collective write whose failure on one rank would leave
+ * the others inside it. A full disk fails here, B2_EIO naming the file. A
+ * no-op where the file system cannot reserve. b2_h5_commit reserves before
+ * its flush; call it after creating the big datasets. */
+int b2_h5_reserve(b2_h5out *out);
 /* Collective: closes a dataset or group of the output, checked (a chunk
  * flush can fail on a full disk). Agrees on `error` first; when it is not 0
  * the object is only forgotten (the file is given up). Sets *obj = -1 and

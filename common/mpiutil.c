@@ -2,6 +2,8 @@
 #include <fcntl.h>
 #include <hdf5.h>
 #include <omp.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <signal.h>
 #include <stdio.h>
@@ -31,17 +33,31 @@ static void on_signal(int sig)
 /* ---- after an error: leave within the deadline -------------------------- */
 
 static double error_wait = 10;
-static volatile sig_atomic_t deadline_code, deadline_armed;
+static volatile sig_atomic_t deadline_code;
+static atomic_int deadline_armed;
 
 double b2_error_wait(void)
 {
 	return error_wait;
 }
 
-/* The watchdog's end: this rank is stuck somewhere that b2_agree's deadline
- * does not reach (a collective inside HDF5 or MPI-IO whose peers went
- * elsewhere). No MPI call is safe in a handler; a rank that exits before
- * MPI_Finalize makes mpiexec end the others with this exit code. */
+/* The watchdog: this rank is still alive B2_ERROR_WAIT + 5 s after its
+ * error, so it is stuck where b2_agree's deadline does not reach (a
+ * collective inside HDF5 or MPI-IO whose peers went elsewhere). A thread,
+ * not a signal handler: MPI_Abort is no call for a handler, and a thread may
+ * make it (MPICH takes no lock below MPI_THREAD_MULTIPLE; this is the one
+ * MPI call made off the main thread). */
+static void *watchdog(void *arg)
+{
+	struct timespec *at = arg;
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, at, NULL) != 0)
+		;
+	b2_abort(deadline_code);
+	return NULL;
+}
+
+/* Where no thread can start: the alarm exits without MPI (mpiexec ends the
+ * other ranks, though its exit code may then tell the signal it used). */
 static void on_deadline(int sig)
 {
 	(void)sig;
@@ -51,18 +67,33 @@ static void on_deadline(int sig)
 
 void b2_error_seen(int code)
 {
+	static struct timespec at;
+	pthread_t t;
+	pthread_attr_t attr;
 	if (code == 0)
 		return;
 	if (code == B2_EXIT_HELP)
 		code = 0;
 	if (code > deadline_code)
 		deadline_code = code;
-	if (deadline_armed)
+	if (atomic_exchange(&deadline_armed, 1))
 		return;
 	/* b2_agree ends the job after error_wait; this is the net under it */
-	double t = error_wait + 5;
-	struct itimerval it = {{0, 0}, {(time_t)t, (suseconds_t)((t - (double)(time_t)t) * 1e6)}};
-	deadline_armed = 1;
+	double d = error_wait + 5;
+	clock_gettime(CLOCK_MONOTONIC, &at);
+	at.tv_sec += (time_t)d;
+	at.tv_nsec += (long)((d - (double)(time_t)d) * 1e9);
+	if (at.tv_nsec >= 1000000000L)
+		at.tv_sec++, at.tv_nsec -= 1000000000L;
+	int ok = pthread_attr_init(&attr) == 0;
+	if (ok && pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED) == 0 &&
+	    pthread_create(&t, &attr, watchdog, &at) == 0) {
+		pthread_attr_destroy(&attr);
+		return;
+	}
+	if (ok)
+		pthread_attr_destroy(&attr);
+	struct itimerval it = {{0, 0}, {(time_t)d, (suseconds_t)((d - (double)(time_t)d) * 1e6)}};
 	signal(SIGALRM, on_deadline);
 	setitimer(ITIMER_REAL, &it, NULL);
 }
@@ -147,11 +178,14 @@ int b2_finish(int error)
 	if (b2_h5_poisoned) {
 		/* an output was given up without closing it (closing collectively
 		 * after a failure can wait forever inside HDF5), and HDF5 would
-		 * close it in MPI_Finalize: leave without. Its temporary is gone. */
+		 * close it in MPI_Finalize: leave without. Its temporary is gone.
+		 * Not by _exit: a rank that exits before MPI_Finalize makes mpiexec
+		 * kill the others, and its exit code then ORs in their signal. After
+		 * MPI_Abort it is the abort's code. */
 #if defined(__SANITIZE_ADDRESS__)
 		__lsan_do_leak_check();
 #endif
-		_exit(error ? error : B2_EIO);
+		b2_abort(error ? error : B2_EIO);
 	}
 	MPI_Finalize();
 	return error;

@@ -258,6 +258,8 @@ int main(int argc, char **argv)
 	if (!one_writer || b2_rank == 0) {
 		uint64_t dims[2] = {g.num_edges, 2};
 		e = b2_dset_create(&dset, out.file, "edges", H5T_STD_I64LE, 2, dims, CHUNK_ROWS, o.deflate);
+		if (!e && !o.deflate)
+			e = b2_h5_reserve(&out); /* a full disk found now, not inside a write */
 	}
 	B2_TRY(b2_agree(e, MPI_COMM_WORLD));
 

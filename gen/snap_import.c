@@ -507,6 +507,12 @@ static int write_output(const opts *o, snap_store *st, const blocks *bl, const u
 	B2_TRY(b2_h5_create(&out, o->std.output, MPI_COMM_WORLD, "bfs2d-edges", 1));
 	uint64_t dims[2] = {M, 2};
 	error = b2_dset_create(&edges, out.file, "edges", H5T_STD_I64LE, 2, dims, UINT64_C(1) << 20, 0);
+	if (!error) {
+		uint64_t vdims[1] = {rl->num_vertices};
+		error = b2_dset_create(&vids, out.file, "vertex_ids", H5T_STD_I64LE, 1, vdims, 0, 0);
+	}
+	B2_TRY(b2_agree(error, MPI_COMM_WORLD));
+	B2_TRY(b2_h5_reserve(&out)); /* a full disk found now, not inside a write */
 	/* Starting the write-back of each piece at once lets the disk work while
 	 * we write the next, so the commit's fsync finds little left to do (a
 	 * hint: without it the data still reaches the disk at the fsync). */
@@ -537,8 +543,6 @@ static int write_output(const opts *o, snap_store *st, const blocks *bl, const u
 		}
 	}
 	B2_TRY(snap_agree(error, MPI_COMM_WORLD));
-	dims[0] = rl->num_vertices;
-	B2_TRY(b2_dset_create(&vids, out.file, "vertex_ids", H5T_STD_I64LE, 1, dims, 0, 0));
 	error = b2_dset_write_rows(vids, H5T_NATIVE_INT64, rl->base, rl->count, rl->ids, b2_nranks > 1);
 	B2_TRY(b2_agree(error, MPI_COMM_WORLD));
 	B2_TRY(b2_mpi_ok(MPI_Allreduce(&fp, &gfp, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD), "MPI_Allreduce"));

@@ -434,7 +434,9 @@ int main(int argc, char **argv)
 	out_open = 1;
 	{
 		uint64_t dims[2] = {(uint64_t)nkept, (uint64_t)g.N};
-		B2_TRY(b2_dset_create(&dpred, out.file, "/pred", H5T_NATIVE_INT64, 2, dims, 0, 0));
+		error = b2_dset_create(&dpred, out.file, "/pred", H5T_NATIVE_INT64, 2, dims, 0, 0);
+		B2_TRY(b2_agree(error, MPI_COMM_WORLD));
+		B2_TRY(b2_h5_reserve(&out)); /* a full disk found now, not inside a write */
 	}
 	for (int64_t w = 0; w < (nroots ? o.warmup : 0); w++)
 		B2_TRY(b2_search_run(&s, roots[0]));
