@@ -151,6 +151,7 @@ int b2_init(int *argc, char ***argv, const char *prog)
 		if (*end || !(v >= 0.1 && v <= 86400)) {
 			if (b2_rank == 0)
 				fprintf(stderr, "%s: B2_ERROR_WAIT: expected seconds from 0.1 to 86400, got '%s'\n", prog, w);
+			MPI_Finalize(); /* every rank sees the same environment */
 			return B2_EUSAGE;
 		}
 		error_wait = v;
