@@ -517,7 +517,7 @@ static int write_output(const opts *o, snap_store *st, const blocks *bl, const u
 	 * we write the next, so the commit's fsync finds little left to do (a
 	 * hint: without it the data still reaches the disk at the fsync). */
 	wb = open(out.tmp_path, O_RDONLY);
-	if (!error) {
+	{
 		/* this rank's blocks, in order, are consecutive in its store */
 		size_t c = 0;
 		uint64_t off = 0;
