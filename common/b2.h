@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <mpi.h>
 
 #define BFS2D_VERSION "0.1.0"
@@ -54,13 +55,62 @@ extern const char *b2_prog;
  * detects alike (bad arguments, bad attributes). */
 int b2_err(int code, const char *fmt, ...) B2_PRINTF(2, 3);
 int b2_err0(int code, const char *fmt, ...) B2_PRINTF(2, 3);
-/* Collective over comm: every rank gets the largest code of any rank. */
+/* Collective over comm: every rank gets the largest code of any rank.
+ * A rank that brings an error (code != 0) waits for the others at most
+ * B2_ERROR_WAIT seconds (environment, default 10): when they do not come
+ * (they wait in another collective), it ends the whole job, b2_abort(code). */
 int b2_agree(int code, MPI_Comm comm);
+/* Ends the whole job at once, from any rank, with exit code `code`: removes
+ * the temporaries this process knows of, prints nothing more and calls
+ * MPI_Abort (mpiexec then exits with `code`). For errors found where peers
+ * may wait in a collective that they cannot leave (inside a BFS level). */
+void b2_abort(int code);
+/* Internal (error.c, mpiutil.c): this rank has reported an error: it leaves
+ * within B2_ERROR_WAIT seconds and 5 more, whatever it waits for (then it
+ * removes its temporaries and exits with the code; mpiexec ends the rest). */
+void b2_error_seen(int code);
+double b2_error_wait(void);
 /* Checks an MPI return value; on failure prints what and the MPI error. */
 int b2_mpi_ok(int mpierr, const char *what);
 /* malloc with a clear B2_EIO message naming what the memory was for. */
 int b2_alloc(void *out_ptr, size_t bytes, const char *what);
 int b2_calloc(void *out_ptr, size_t n, size_t size, const char *what);
+
+/* ---- files (files.c) ------------------------------------------------------
+ * Temporaries are named DIR/.BASE.tmp-HOST-PID beside their target. Every
+ * rank registers the temporaries it knows of; a signal, b2_abort or the
+ * error deadline removes them. */
+int b2_tmp_register(const char *tmp, const char *path, int is_dir);
+void b2_tmp_forget(const char *tmp);
+/* The target a registered temporary stands for (tmp itself if none). */
+const char *b2_tmp_final(const char *tmp);
+/* Async-signal-safe: unlinks the registered files, removes the directories. */
+void b2_tmp_remove_all(void);
+/* The temporary name for path, made by this process; also removes
+ * temporaries of the same target left by dead processes of this host. */
+int b2_tmp_name(char *tmp, size_t n, const char *path);
+/* Refuses (B2_EUSAGE, naming both) when `output` is one of the existing
+ * inputs: the same device and inode, or the same resolved path; with
+ * is_dir, also when the directory `output` contains an input. `what` names
+ * the option ("-o", "--svg"). Call right after option parsing. */
+int b2_check_output(const char *what, const char *output, const char *const *inputs, int ninputs,
+                    int is_dir);
+/* A text output written under a registered temporary: open, write to f,
+ * close (flush, fsync: every failure found and named with its reason),
+ * commit (close if open, rename; path stays set, committed = 1), or discard
+ * (removes the temporary if not committed; frees; also after commit). A
+ * zeroed b2_fout is a valid "nothing" for discard. */
+typedef struct b2_fout {
+	FILE *f;
+	char *path, *tmp;
+	int registered, committed;
+} b2_fout;
+int b2_fout_open(b2_fout *o, const char *path);
+int b2_fout_close(b2_fout *o);
+int b2_fout_commit(b2_fout *o);
+void b2_fout_discard(b2_fout *o);
+/* fsync of path's directory, so that a rename into it is durable. */
+void b2_fsync_dir(const char *path);
 
 /* ---- sorting (sort.c) ---------------------------------------------------- */
 /* LSD radix sort of a[0..n) on its low `bits` (at most 64) bits, ping-ponging

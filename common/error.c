@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "b2.h"
 
 static void vreport(const char *fmt, va_list ap)
@@ -19,6 +20,7 @@ static void vreport(const char *fmt, va_list ap)
 int b2_err(int code, const char *fmt, ...)
 {
 	va_list ap;
+	b2_error_seen(code);
 	va_start(ap, fmt);
 	vreport(fmt, ap);
 	va_end(ap);
@@ -28,6 +30,7 @@ int b2_err(int code, const char *fmt, ...)
 int b2_err0(int code, const char *fmt, ...)
 {
 	va_list ap;
+	b2_error_seen(code);
 	if (b2_rank != 0)
 		return code;
 	va_start(ap, fmt);
@@ -39,11 +42,37 @@ int b2_err0(int code, const char *fmt, ...)
 	return code;
 }
 
+/* Every rank takes part in one MPI_Iallreduce (a non-blocking collective
+ * matches only non-blocking ones, so all ranks must use it). A rank without
+ * an error waits as long as the others work; a rank with one polls until
+ * B2_ERROR_WAIT: peers that do not come are stuck in another collective, and
+ * would stay there, so it ends the job. (Some callers agree on a flag, not an
+ * error: those run where every rank arrives at once.) */
 int b2_agree(int code, MPI_Comm comm)
 {
-	int all = code;
-	if (MPI_Allreduce(&code, &all, 1, MPI_INT, MPI_MAX, comm) != MPI_SUCCESS)
-		return B2_EFAIL;
+	int all = code, n = 1, done = 0, rc;
+	MPI_Request req;
+	if (comm == MPI_COMM_NULL || MPI_Comm_size(comm, &n) != MPI_SUCCESS || n == 1)
+		return code;
+	rc = MPI_Iallreduce(&code, &all, 1, MPI_INT, MPI_MAX, comm, &req);
+	if (rc == MPI_SUCCESS && code == 0) {
+		rc = MPI_Wait(&req, MPI_STATUS_IGNORE);
+	} else if (rc == MPI_SUCCESS) {
+		double end = b2_now() + b2_error_wait();
+		long ns = 20000;
+		while ((rc = MPI_Test(&req, &done, MPI_STATUS_IGNORE)) == MPI_SUCCESS && !done) {
+			if (b2_now() > end)
+				b2_abort(code);
+			struct timespec ts = {0, ns};
+			nanosleep(&ts, NULL);
+			ns = ns < 10000000 ? 2 * ns : ns;
+		}
+	}
+	if (rc != MPI_SUCCESS) {
+		/* the peers cannot learn our code: they would wait */
+		b2_mpi_ok(rc, "agreeing on the exit code");
+		b2_abort(code ? code : B2_EFAIL);
+	}
 	return all;
 }
 

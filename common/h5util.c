@@ -1,6 +1,7 @@
 /* h5util.c — parallel HDF5 helpers: atomic outputs, checked opens,
  * attributes, row-slab datasets. */
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <stdio.h>
@@ -20,8 +21,80 @@ static char *xstrdup(const char *s)
 	return d;
 }
 
-char b2_tmp_for_signal[4096];
 int b2_h5_poisoned;
+
+/* The reason under the newest HDF5 failure, for messages: the errno that a
+ * POSIX write reported, or what MPI-IO said; "" when the stack has none. */
+typedef struct reason_buf {
+	char *s;
+	size_t n;
+} reason_buf;
+
+static herr_t reason_cb(unsigned k, const H5E_error2_t *e, void *data)
+{
+	reason_buf *r = data;
+	const char *d = e->desc, *p;
+	(void)k;
+	if (!d || r->s[0])
+		return 0;
+	if ((p = strstr(d, "error message = '")) != NULL) {
+		p += strlen("error message = '");
+		const char *q = strchr(p, '\'');
+		snprintf(r->s, r->n, "%.*s", q ? (int)(q - p) : (int)strlen(p), p);
+	} else if ((p = strstr(d, "errno = ")) != NULL) {
+		int en = atoi(p + strlen("errno = "));
+		if (en > 0)
+			snprintf(r->s, r->n, "%s", strerror(en));
+	} else if ((p = strstr(d, "I/O error ")) != NULL) {
+		/* MPI-IO: "... Other I/O error No space left on device'" */
+		p += strlen("I/O error ");
+		size_t len = strcspn(p, "'\n");
+		while (len > 0 && p[len - 1] == ' ')
+			len--;
+		if (len > 0)
+			snprintf(r->s, r->n, "%.*s", (int)len, p);
+	}
+	return 0;
+}
+
+static void h5_reason(char *buf, size_t n, const char *path)
+{
+	reason_buf r = {buf, n};
+	buf[0] = 0;
+	H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, reason_cb, &r);
+	if (!buf[0] && path) {
+		/* MPI-IO often keeps the cause to itself; a full disk is common */
+		char *d = xstrdup(path);
+		struct statvfs st;
+		if (d && statvfs(dirname(d), &st) == 0 && st.f_bavail == 0)
+			snprintf(buf, n, "%s", strerror(ENOSPC));
+		free(d);
+	}
+	if (!buf[0])
+		snprintf(buf, n, "HDF5 gave no reason");
+}
+
+/* The output file an object belongs to (the target, not the temporary). */
+static void obj_file(char *buf, size_t n, hid_t obj)
+{
+	buf[0] = 0;
+	if (H5Fget_name(obj, buf, n) <= 0)
+		snprintf(buf, n, "the output");
+	else
+		snprintf(buf, n, "%s", b2_tmp_final(buf));
+}
+
+int b2_h5_write_err(hid_t obj, const char *fmt, ...)
+{
+	char f[4096], why[256], what[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	obj_file(f, sizeof f, obj);
+	h5_reason(why, sizeof why, f);
+	return b2_err(B2_EIO, "cannot write %s: %s: %s", f, what, why);
+}
 
 int b2_check_space(const char *path, uint64_t bytes)
 {
@@ -36,40 +109,6 @@ int b2_check_space(const char *path, uint64_t bytes)
 		               (double)bytes / 1048576.0, dir, (double)st.f_bavail * (double)st.f_frsize / 1048576.0);
 	free(d);
 	return error;
-}
-
-#define MAX_INPUTS 256
-static struct input_id {
-	dev_t dev;
-	ino_t ino;
-	char path[240]; /* for the message; cut when longer */
-} inputs[MAX_INPUTS];
-static int ninputs;
-
-void b2_note_input(const char *path)
-{
-	struct stat st;
-	if (ninputs == MAX_INPUTS || stat(path, &st) != 0)
-		return;
-	for (int i = 0; i < ninputs; i++)
-		if (inputs[i].dev == st.st_dev && inputs[i].ino == st.st_ino)
-			return;
-	inputs[ninputs].dev = st.st_dev;
-	inputs[ninputs].ino = st.st_ino;
-	snprintf(inputs[ninputs].path, sizeof inputs[ninputs].path, "%s", path);
-	ninputs++;
-}
-
-int b2_check_not_input(const char *path)
-{
-	struct stat st;
-	if (stat(path, &st) != 0)
-		return 0; /* not there yet: it cannot be an input */
-	for (int i = 0; i < ninputs; i++)
-		if (inputs[i].dev == st.st_dev && inputs[i].ino == st.st_ino)
-			return b2_err(B2_EUSAGE, "%s: the output is the input %s; writing it would replace the input "
-			              "(give -o another name)", path, inputs[i].path);
-	return 0;
 }
 
 static int comm_size(MPI_Comm comm)
@@ -103,6 +142,25 @@ static hid_t make_fapl(MPI_Comm comm)
 	return fapl;
 }
 
+/* An output that failed is given up, not closed: closing collectively after
+ * a failure can wait forever inside HDF5 (ranks take different paths through
+ * its flush), and the file is removed anyway. HDF5 then must not be
+ * finalized: b2_finish leaves without MPI_Finalize. Every rank removes the
+ * temporary (one of them succeeds), so no rank depends on another. */
+static void give_up(b2_h5out *out)
+{
+	if (out->file >= 0)
+		b2_h5_poisoned = 1;
+	out->file = -1;
+	if (out->tmp_path) {
+		unlink(out->tmp_path);
+		b2_tmp_forget(out->tmp_path);
+	}
+	free(out->path);
+	free(out->tmp_path);
+	out->path = out->tmp_path = NULL;
+}
+
 int b2_h5_create(b2_h5out *out, const char *path, MPI_Comm comm, const char *format, int version)
 {
 	int error = 0;
@@ -114,15 +172,12 @@ int b2_h5_create(b2_h5out *out, const char *path, MPI_Comm comm, const char *for
 	if (comm_rank(comm) == 0) {
 		char *d1 = xstrdup(path), *d2 = xstrdup(path);
 		if (!d1 || !d2) {
-			free(d1); free(d2);
 			error = b2_err(B2_EIO, "out of host memory");
 		} else {
 			const char *dir = dirname(d1), *base = basename(d2);
 			struct stat st;
 			if (!*base || !strcmp(base, "/") || !strcmp(base, ".") || !strcmp(base, ".."))
 				error = b2_err(B2_EUSAGE, "%s: not a file name", path);
-			else if (b2_check_not_input(path))
-				error = B2_EUSAGE; /* printed */
 			else if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
 				error = b2_err(B2_EIO, "%s: is a directory", path);
 			else if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
@@ -130,29 +185,32 @@ int b2_h5_create(b2_h5out *out, const char *path, MPI_Comm comm, const char *for
 			else if (access(dir, W_OK) != 0)
 				error = b2_err(B2_EIO, "cannot write %s: directory %s is not writable", path, dir);
 			else
-				snprintf(tmp, sizeof tmp, "%s/.%s.tmp-%ld", dir, base, (long)getpid());
-			free(d1); free(d2);
+				error = b2_tmp_name(tmp, sizeof tmp, path);
 		}
+		free(d1);
+		free(d2);
 	}
-	MPI_Bcast(&error, 1, MPI_INT, 0, comm);
-	if (error)
-		return error;
-	MPI_Bcast(tmp, sizeof tmp, MPI_CHAR, 0, comm);
+	/* every rank knows the temporary, so that any of them removes it */
+	B2_TRY(b2_mpi_ok(MPI_Bcast(&error, 1, MPI_INT, 0, comm), "MPI_Bcast"));
+	B2_TRY(error);
+	B2_TRY(b2_mpi_ok(MPI_Bcast(tmp, sizeof tmp, MPI_CHAR, 0, comm), "MPI_Bcast"));
 	out->path = xstrdup(path);
 	out->tmp_path = xstrdup(tmp);
 	if (!out->path || !out->tmp_path)
 		B2_FAIL(B2_EIO, "out of host memory");
-	if (comm_rank(comm) == 0)
-		snprintf(b2_tmp_for_signal, sizeof b2_tmp_for_signal, "%s", tmp);
+	error = b2_tmp_register(tmp, path, 0);
+	/* also: no rank creates the file before every rank can remove it */
+	B2_TRY(b2_agree(error, comm));
 	fapl = make_fapl(comm);
 	if (fapl < 0)
 		B2_FAIL(B2_EIO, "cannot set up HDF5 file access for %s", path);
 	out->file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
-	error = b2_agree(out->file < 0 ? B2_EIO : 0, comm);
-	if (error) {
+	{
+		char why[256] = "it failed on another rank";
 		if (out->file < 0)
-			b2_err0(B2_EIO, "cannot create %s (temporary %s): %s", path, tmp, strerror(errno));
-		goto done;
+			h5_reason(why, sizeof why, path);
+		if (b2_agree(out->file < 0 ? B2_EIO : 0, comm))
+			B2_FAIL0(B2_EIO, "cannot create %s (temporary %s): %s", path, tmp, why);
 	}
 	char created_by[64];
 	snprintf(created_by, sizeof created_by, "%s %s", b2_prog, BFS2D_VERSION);
@@ -163,7 +221,49 @@ int b2_h5_create(b2_h5out *out, const char *path, MPI_Comm comm, const char *for
 done:
 	if (fapl >= 0)
 		H5Pclose(fapl);
+	error = b2_agree(error, comm);
+	if (error)
+		give_up(out);
 	return error;
+}
+
+int b2_h5_close(b2_h5out *out, hid_t *obj, int error)
+{
+	error = b2_agree(error, out->comm);
+	if (*obj < 0)
+		return error;
+	if (error) {
+		*obj = -1; /* given up with the file (b2_h5_commit) */
+		return error;
+	}
+	char name[256] = "?", why[256];
+	H5Iget_name(*obj, name, sizeof name);
+	herr_t rc = H5Iget_type(*obj) == H5I_GROUP ? H5Gclose(*obj) : H5Dclose(*obj);
+	*obj = -1;
+	if (rc < 0) {
+		h5_reason(why, sizeof why, out->path);
+		error = b2_err(B2_EIO, "cannot write %s: finishing %s failed: %s", out->path, name, why);
+	}
+	return error;
+}
+
+int b2_h5_reserve(b2_h5out *out)
+{
+	int error = 0;
+	hsize_t size = 0;
+	if (comm_rank(out->comm) == 0 && H5Fget_filesize(out->file, &size) >= 0 && size > 0) {
+		int fd = open(out->tmp_path, O_WRONLY);
+		/* KEEP_SIZE: blocks, not length; HDF5 sets the length itself */
+		if (fd < 0 || fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, (off_t)size) != 0) {
+			int en = errno;
+			if (fd < 0 || (en != EOPNOTSUPP && en != ENOSYS && en != EINVAL)) /* else: cannot */
+				error = b2_err(B2_EIO, "cannot write %s: reserving its %.1f MiB: %s", out->path,
+				               (double)size / 1048576.0, strerror(en));
+		}
+		if (fd >= 0)
+			close(fd);
+	}
+	return b2_agree(error, out->comm);
 }
 
 static int fsync_path(const char *p)
@@ -178,40 +278,53 @@ static int fsync_path(const char *p)
 
 int b2_h5_commit(b2_h5out *out, int error)
 {
-	int rank = comm_rank(out->comm);
+	char why[256];
+	if (!out->path) /* never created, or given up already: on every rank alike */
+		return error;
 	error = b2_agree(error, out->comm);
-	if (out->file >= 0) {
-		/* H5Fclose flushes: a full disk shows up here */
+	/* the metadata still to write goes into reserved space: a flush that
+	 * fails on one rank leaves the others inside it (seen on a full disk) */
+	if (!error)
+		error = b2_h5_reserve(out);
+	if (!error) {
+		/* a flush first: a failure shows up here, while the file can still
+		 * be given up rather than closed */
+		if (H5Fflush(out->file, H5F_SCOPE_GLOBAL) < 0) {
+			h5_reason(why, sizeof why, out->path);
+			error = b2_err(B2_EIO, "cannot write %s: %s", out->path, why);
+		}
+		error = b2_agree(error, out->comm);
+	}
+	if (!error) {
 		if (H5Fclose(out->file) < 0) {
-			if (!error)
-				error = b2_err(B2_EIO, "cannot finish writing %s (disk full?)", out->path);
+			h5_reason(why, sizeof why, out->path);
+			error = b2_err(B2_EIO, "cannot write %s: closing it failed: %s", out->path, why);
 			/* HDF5 1.10 leaves a file whose close failed half torn down, and
 			 * would crash closing it again when MPI_Finalize ends the library */
 			b2_h5_poisoned = 1;
 		}
 		out->file = -1;
+		error = b2_agree(error, out->comm);
+	}
+	if (!error && comm_rank(out->comm) == 0) {
+		struct stat st;
+		/* blocks reserved past what HDF5 kept (it may free space at close) */
+		if (stat(out->tmp_path, &st) == 0)
+			(void)!truncate(out->tmp_path, st.st_size);
+		if (fsync_path(out->tmp_path) != 0)
+			error = b2_err(B2_EIO, "cannot write %s: fsync: %s", out->path, strerror(errno));
+		else if (rename(out->tmp_path, out->path) != 0)
+			error = b2_err(B2_EIO, "cannot write %s: renaming %s to it: %s", out->path,
+			               out->tmp_path, strerror(errno));
+		else
+			b2_fsync_dir(out->path);
 	}
 	error = b2_agree(error, out->comm);
-	if (rank == 0 && out->tmp_path) {
-		if (!error) {
-			if (fsync_path(out->tmp_path) != 0)
-				error = b2_err(B2_EIO, "cannot write %s: fsync: %s", out->path, strerror(errno));
-			else if (rename(out->tmp_path, out->path) != 0)
-				error = b2_err(B2_EIO, "cannot rename %s to %s: %s", out->tmp_path, out->path,
-				               strerror(errno));
-			else {
-				char *d = xstrdup(out->path);
-				if (d) {
-					fsync_path(dirname(d));
-					free(d);
-				}
-			}
-		}
-		if (error)
-			unlink(out->tmp_path);
-		b2_tmp_for_signal[0] = 0;
+	if (error) {
+		give_up(out);
+		return error;
 	}
-	MPI_Bcast(&error, 1, MPI_INT, 0, out->comm);
+	b2_tmp_forget(out->tmp_path);
 	free(out->path);
 	free(out->tmp_path);
 	out->path = out->tmp_path = NULL;
@@ -281,7 +394,6 @@ int b2_h5_open(hid_t *file, const char *path, MPI_Comm comm, const char *expect)
 			char sig[8] = {0};
 			ssize_t n = read(fd, sig, 8);
 			close(fd);
-			b2_note_input(path);
 			if (n != 8 || memcmp(sig, "\211HDF\r\n\032\n", 8) != 0)
 				why = 2;
 		}
@@ -632,7 +744,7 @@ int b2_dset_create(hid_t *dset, hid_t loc, const char *name, hid_t type, int ran
 		H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY);
 	*dset = H5Dcreate2(loc, name, type, s, H5P_DEFAULT, dcpl, H5P_DEFAULT);
 	if (*dset < 0)
-		error = b2_err(B2_EIO, "cannot create dataset %s (disk full?)", name);
+		error = b2_h5_write_err(loc, "creating dataset %s failed", name);
 	H5Pclose(dcpl);
 	H5Sclose(s);
 	return error;
@@ -737,13 +849,16 @@ static int rows_io(hid_t dset, hid_t memtype, uint64_t row0, uint64_t nrows, voi
 		H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE);
 	herr_t rc = write ? H5Dwrite(dset, memtype, ms, fs, dxpl, buf)
 	                  : H5Dread(dset, memtype, ms, fs, dxpl, buf);
-	if (rc < 0) {
+	if (rc < 0 && write) {
+		char name[256] = "?";
+		H5Iget_name(dset, name, sizeof name);
+		error = b2_h5_write_err(dset, "dataset %s, rows %llu..%llu", name, (unsigned long long)row0,
+		                        (unsigned long long)(row0 + nrows));
+	} else if (rc < 0) {
 		char file[4096], name[256];
 		obj_where(dset, file, sizeof file, name, sizeof name);
-		error = write ? b2_err(B2_EIO, "cannot write rows %llu..%llu of %s (disk full?)",
-		                       (unsigned long long)row0, (unsigned long long)(row0 + nrows), name)
-		              : b2_err(B2_EDATA, "%s: cannot read rows %llu..%llu of %s (truncated file?)", file,
-		                       (unsigned long long)row0, (unsigned long long)(row0 + nrows), name);
+		error = b2_err(B2_EDATA, "%s: cannot read rows %llu..%llu of %s (truncated file?)", file,
+		               (unsigned long long)row0, (unsigned long long)(row0 + nrows), name);
 	}
 done:
 	if (ms >= 0) H5Sclose(ms);
@@ -770,9 +885,15 @@ int b2_dset_put_small(hid_t loc, const char *name, hid_t type, int rank, const u
 	int error = 0;
 	hid_t d = -1;
 	B2_TRY(b2_dset_create(&d, loc, name, type, rank, dims, 0, 0));
-	error = b2_dset_write_rows(d, type, 0, b2_rank == 0 ? dims[0] : 0, buf, 1);
+	/* independent: a collective write that fails on rank 0 would leave the
+	 * others inside it */
+	if (b2_rank == 0)
+		error = b2_dset_write_rows(d, type, 0, dims[0], buf, 0);
 done:
-	if (d >= 0)
-		H5Dclose(d);
-	return error;
+	/* the others learn of rank 0's failure before their next collective
+	 * call, which it would not join */
+	error = b2_agree(error, MPI_COMM_WORLD);
+	if (d >= 0 && !error && H5Dclose(d) < 0) /* on error, given up with the file */
+		error = b2_h5_write_err(loc, "finishing dataset %s failed", name);
+	return b2_agree(error, MPI_COMM_WORLD);
 }

@@ -1,10 +1,11 @@
 /* h5util.h — parallel HDF5 helpers shared by every stage.
  *
  * Outputs are atomic (after Redis): b2_h5_create makes a temporary file
- * beside the target (".NAME.tmp-PID"), b2_h5_commit closes it on all ranks,
- * fsyncs and renames it only if every rank succeeded, and removes it
- * otherwise. A killed program's temporary is removed by its signal handler;
- * in any case it never bears the target's name. */
+ * beside the target (".NAME.tmp-HOST-PID", known to every rank), b2_h5_commit
+ * flushes and closes it on all ranks, fsyncs and renames it only if every
+ * rank succeeded. On failure the file is given up unclosed and removed. A
+ * signal on any rank removes the temporary; one left by a SIGKILL is removed
+ * by the next run for the same target on the same host. */
 #ifndef B2_H5UTIL_H
 #define B2_H5UTIL_H
 
@@ -24,29 +25,36 @@ typedef struct b2_h5out {
  * and a message naming the directory when it cannot be written. */
 int b2_h5_create(b2_h5out *out, const char *path, MPI_Comm comm,
                  const char *format, int format_version);
-/* Collective. Agrees on `error` across out->comm; if all are 0, closes,
- * fsyncs and renames; else closes and removes the temporary. Returns the
- * agreed code (or B2_EIO if closing or renaming failed). */
+/* Collective. Agrees on `error` across out->comm; if all are 0, flushes,
+ * closes, fsyncs and renames (each checked, a failure named with its
+ * reason); else, or when one of those fails, gives the file up: it is not
+ * closed (b2_h5_poisoned) and its temporary is removed. Returns the agreed
+ * code. A no-op when create failed (it cleaned up itself). */
 int b2_h5_commit(b2_h5out *out, int error);
+/* Collective: reserves disk blocks for the whole file as allocated so far
+ * (datasets made with early allocation included: b2_dset_create without
+ * deflate), so that writes inside it cannot find the disk full later, in
+ * the middle of a collective write whose failure on one rank would leave
+ * the others inside it. A full disk fails here, B2_EIO naming the file. A
+ * no-op where the file system cannot reserve. b2_h5_commit reserves before
+ * its flush; call it after creating the big datasets. */
+int b2_h5_reserve(b2_h5out *out);
+/* Collective: closes a dataset or group of the output, checked (a chunk
+ * flush can fail on a full disk). Agrees on `error` first; when it is not 0
+ * the object is only forgotten (the file is given up). Sets *obj = -1 and
+ * returns the agreed code, or B2_EIO naming the file, object and reason. */
+int b2_h5_close(b2_h5out *out, hid_t *obj, int error);
 
-/* Inputs are never overwritten. Every input a process opens is noted (its
- * device and inode: links and other names of the same file count); an output
- * naming one of them is refused as a bad command line (B2_EUSAGE), before
- * anything is written, since the final rename would replace the input.
- * b2_h5_open notes its files and b2_h5_create checks its target; a program
- * that opens an input or writes an output another way calls these itself.
- * Rank 0 is the one that matters: it opens every input and checks the
- * output. Up to 256 inputs are remembered (later ones are not guarded). */
-void b2_note_input(const char *path);
-/* 0, or B2_EUSAGE with one message when path is a noted input. */
-int b2_check_not_input(const char *path);
-
+/* Prints "cannot write FILE: WHAT: REASON" for a failed HDF5 write to obj
+ * (FILE: the output's name, not its temporary's; REASON from HDF5's error
+ * stack) and returns B2_EIO. */
+int b2_h5_write_err(hid_t obj, const char *fmt, ...) B2_PRINTF(2, 3);
 /* Fails with B2_EIO naming path, the need and what is free when the
  * directory of path has fewer than `bytes` bytes free (checked before
  * writing, so a full disk is reported before anything is written). */
 int b2_check_space(const char *path, uint64_t bytes);
-/* Set when closing an output failed: HDF5 then cannot end cleanly, and
- * b2_finish exits without MPI_Finalize. */
+/* Set when an output was given up or its close failed: HDF5 then cannot end
+ * cleanly, and b2_finish exits without MPI_Finalize. */
 extern int b2_h5_poisoned;
 
 /* Collective over comm. Opens read-only; B2_EIO if the file cannot be opened
@@ -118,7 +126,8 @@ int b2_dset_read_rows(hid_t dset, hid_t memtype, uint64_t row0, uint64_t nrows,
                       void *buf, int collective);
 
 /* Convenience: write a whole small rank-1/2 dataset from rank 0's buffer with
- * identical content on all ranks (collective: all ranks call, rank 0 writes). */
+ * identical content on all ranks (collective over MPI_COMM_WORLD: all ranks
+ * call, rank 0 writes; its failure is agreed). */
 int b2_dset_put_small(hid_t loc, const char *name, hid_t type, int rank,
                       const uint64_t *dims, const void *buf);
 

@@ -1,27 +1,121 @@
 /* mpiutil.c — process set-up, agreement on exit, time, work shares. */
+#include <fcntl.h>
 #include <hdf5.h>
 #include <omp.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 #include "b2.h"
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/lsan_interface.h>
+#endif
 
 int b2_rank = 0, b2_nranks = 1;
 const char *b2_prog = "bfs2d";
 
-/* Set by h5util while a temporary output exists, so that a signal removes it. */
-extern char b2_tmp_for_signal[4096];
 extern int b2_h5_poisoned;
 
+/* Removes every temporary this rank knows of (all ranks know the output's),
+ * then dies of the signal as if unhandled. */
 static void on_signal(int sig)
 {
-	if (b2_tmp_for_signal[0])
-		unlink(b2_tmp_for_signal); /* async-signal-safe */
+	b2_tmp_remove_all(); /* async-signal-safe */
 	signal(sig, SIG_DFL);
 	raise(sig);
+}
+
+/* ---- after an error: leave within the deadline -------------------------- */
+
+static double error_wait = 10;
+static volatile sig_atomic_t deadline_code;
+static atomic_int deadline_armed;
+
+double b2_error_wait(void)
+{
+	return error_wait;
+}
+
+/* The watchdog: this rank is still alive B2_ERROR_WAIT + 5 s after its
+ * error, so it is stuck where b2_agree's deadline does not reach (a
+ * collective inside HDF5 or MPI-IO whose peers went elsewhere). A thread,
+ * not a signal handler: MPI_Abort is no call for a handler, and a thread may
+ * make it (MPICH takes no lock below MPI_THREAD_MULTIPLE; this is the one
+ * MPI call made off the main thread). */
+static void *watchdog(void *arg)
+{
+	struct timespec *at = arg;
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, at, NULL) != 0)
+		;
+	b2_abort(deadline_code);
+	return NULL;
+}
+
+/* Where no thread can start: the alarm exits without MPI (mpiexec ends the
+ * other ranks, though its exit code may then tell the signal it used). */
+static void on_deadline(int sig)
+{
+	(void)sig;
+	b2_tmp_remove_all();
+	_exit(deadline_code);
+}
+
+void b2_error_seen(int code)
+{
+	static struct timespec at;
+	pthread_t t;
+	pthread_attr_t attr;
+	if (code == 0)
+		return;
+	if (code == B2_EXIT_HELP)
+		code = 0;
+	if (code > deadline_code)
+		deadline_code = code;
+	if (atomic_exchange(&deadline_armed, 1))
+		return;
+	/* b2_agree ends the job after error_wait; this is the net under it */
+	double d = error_wait + 5;
+	clock_gettime(CLOCK_MONOTONIC, &at);
+	at.tv_sec += (time_t)d;
+	at.tv_nsec += (long)((d - (double)(time_t)d) * 1e9);
+	if (at.tv_nsec >= 1000000000L)
+		at.tv_sec++, at.tv_nsec -= 1000000000L;
+	int ok = pthread_attr_init(&attr) == 0;
+	if (ok && pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED) == 0 &&
+	    pthread_create(&t, &attr, watchdog, &at) == 0) {
+		pthread_attr_destroy(&attr);
+		return;
+	}
+	if (ok)
+		pthread_attr_destroy(&attr);
+	struct itimerval it = {{0, 0}, {(time_t)d, (suseconds_t)((d - (double)(time_t)d) * 1e6)}};
+	signal(SIGALRM, on_deadline);
+	setitimer(ITIMER_REAL, &it, NULL);
+}
+
+void b2_abort(int code)
+{
+	int inited = 0, fin = 1;
+	if (code == B2_EXIT_HELP)
+		code = 0;
+	b2_tmp_remove_all();
+	MPI_Initialized(&inited);
+	if (inited)
+		MPI_Finalized(&fin);
+	if (inited && !fin && b2_nranks > 1) {
+		/* the error is told already; MPICH's "application called
+		 * MPI_Abort" line would only repeat it */
+		int fd = open("/dev/null", O_WRONLY);
+		if (fd >= 0)
+			dup2(fd, 2);
+		MPI_Abort(MPI_COMM_WORLD, code);
+	}
+	_exit(code);
 }
 
 int b2_init(int *argc, char ***argv, const char *prog)
@@ -51,6 +145,18 @@ int b2_init(int *argc, char ***argv, const char *prog)
 		int cores = omp_get_num_procs() / local;
 		omp_set_num_threads(cores > 0 ? cores : 1);
 	}
+	const char *w = getenv("B2_ERROR_WAIT");
+	if (w && *w) {
+		char *end;
+		double v = strtod(w, &end);
+		if (*end || !(v >= 0.1 && v <= 86400)) {
+			if (b2_rank == 0)
+				fprintf(stderr, "%s: B2_ERROR_WAIT: expected seconds from 0.1 to 86400, got '%s'\n", prog, w);
+			MPI_Finalize(); /* every rank sees the same environment */
+			return B2_EUSAGE;
+		}
+		error_wait = v;
+	}
 	/* we report HDF5 failures ourselves, in one line */
 	H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
 	signal(SIGINT, on_signal);
@@ -63,16 +169,25 @@ int b2_finish(int error)
 {
 	if (error == B2_EXIT_HELP)
 		error = 0;
+	b2_error_seen(error);
 	error = b2_agree(error, MPI_COMM_WORLD);
 	if (error == B2_EXIT_HELP)
 		error = 0;
 	fflush(stdout);
 	fflush(stderr);
-	if (b2_agree(b2_h5_poisoned, MPI_COMM_WORLD)) {
-		/* HDF5 would crash finalizing a file whose close failed; the
-		 * outputs are already removed, so leave without MPI_Finalize */
-		MPI_Barrier(MPI_COMM_WORLD);
-		_exit(error ? error : B2_EIO);
+	if (error)
+		b2_tmp_remove_all(); /* whatever path led here */
+	if (b2_h5_poisoned) {
+		/* an output was given up without closing it (closing collectively
+		 * after a failure can wait forever inside HDF5), and HDF5 would
+		 * close it in MPI_Finalize: leave without. Its temporary is gone.
+		 * Not by _exit: a rank that exits before MPI_Finalize makes mpiexec
+		 * kill the others, and its exit code then ORs in their signal. After
+		 * MPI_Abort it is the abort's code. */
+#if defined(__SANITIZE_ADDRESS__)
+		__lsan_do_leak_check();
+#endif
+		b2_abort(error ? error : B2_EIO);
 	}
 	MPI_Finalize();
 	return error;

@@ -132,7 +132,10 @@ static int export_edges(const opts *o)
 		B2_FAIL(B2_EDATA, "%s: num_vertices = %lld, num_edges = %lld, /edges has %llu rows: expected "
 		        "N >= 1 and num_edges = the rows", o->input, (long long)N, (long long)M,
 		        (unsigned long long)rows);
-	B2_TRY(b2_check_not_input(path));
+	{
+		const char *in[1] = {o->input};
+		B2_TRY(b2_check_output("-o", path, in, 1, 0));
+	}
 	size_t n = strlen(path) + 64;
 	B2_TRY(b2_alloc(&tmp, n, "file name"));
 	const char *slash = strrchr(path, '/');

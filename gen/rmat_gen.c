@@ -217,6 +217,7 @@ int main(int argc, char **argv)
 	b2_h5out out = {.file = -1};
 	hid_t dset = -1;
 	int64_t *buf = NULL, *gather = NULL;
+	char tmpname[4096] = "";
 	int error = b2_init(&argc, &argv, "rmat-gen"), created = 0;
 	if (error)
 		return error;
@@ -243,13 +244,27 @@ int main(int argc, char **argv)
 	if (b2_rank == 0 && !o.deflate)
 		e = b2_check_space(o.std.output, g.num_edges * 16 + (UINT64_C(1) << 20));
 	B2_TRY(b2_agree(e, MPI_COMM_WORLD));
+	if (one_writer) {
+		/* rank 0 writes alone, but a signal to any rank must remove its file:
+		 * every rank knows the name (rank 0's b2_h5_create makes the same)
+		 * before it exists */
+		if (b2_rank == 0)
+			e = b2_tmp_name(tmpname, sizeof tmpname, o.std.output);
+		B2_TRY(b2_agree(e, MPI_COMM_WORLD));
+		B2_TRY(b2_mpi_ok(MPI_Bcast(tmpname, sizeof tmpname, MPI_CHAR, 0, MPI_COMM_WORLD), "MPI_Bcast"));
+		if (b2_rank != 0)
+			e = b2_tmp_register(tmpname, o.std.output, 0);
+		B2_TRY(b2_agree(e, MPI_COMM_WORLD));
+	}
 	if (!one_writer || b2_rank == 0)
 		e = b2_h5_create(&out, o.std.output, one_writer ? MPI_COMM_SELF : MPI_COMM_WORLD, "bfs2d-edges", 1);
-	created = !e;
+	created = !e && (!one_writer || b2_rank == 0);
 	B2_TRY(b2_agree(e, MPI_COMM_WORLD));
 	if (!one_writer || b2_rank == 0) {
 		uint64_t dims[2] = {g.num_edges, 2};
 		e = b2_dset_create(&dset, out.file, "edges", H5T_STD_I64LE, 2, dims, CHUNK_ROWS, o.deflate);
+		if (!e && !o.deflate)
+			e = b2_h5_reserve(&out); /* a full disk found now, not inside a write */
 	}
 	B2_TRY(b2_agree(e, MPI_COMM_WORLD));
 
@@ -265,10 +280,7 @@ int main(int argc, char **argv)
 	if (!one_writer || b2_rank == 0) {
 		hid_t f = out.file;
 		int64_t scale = g.scale, ef = (int64_t)g.edgefactor;
-		e = 0;
-		if (dset >= 0 && H5Dclose(dset) < 0)
-			e = b2_err(B2_EIO, "cannot finish writing /edges in %s", o.std.output);
-		dset = -1;
+		e = b2_h5_close(&out, &dset, 0);
 		if (!e) e = b2_attr_put_i64(f, "num_vertices", (int64_t)n);
 		if (!e) e = b2_attr_put_i64(f, "num_edges", (int64_t)g.num_edges);
 		if (!e) e = b2_attr_put_i64(f, "directed", 0);
@@ -287,7 +299,7 @@ int main(int argc, char **argv)
 
 	/* generation and write overlap nothing, so the slowest rank's sums tell */
 	double mx[2] = {tgen, twrite}, all[2];
-	MPI_Reduce(mx, all, 2, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+	B2_TRY(b2_mpi_ok(MPI_Reduce(mx, all, 2, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD), "MPI_Reduce"));
 	if (b2_rank == 0 && b2_log_verbosity() >= 0) {
 		printf("rmat-gen: wrote %s: scale %d, edgefactor %llu, seed %llu, initiator %g,%g,%g,%g\n",
 		       o.std.output, g.scale, (unsigned long long)g.edgefactor, (unsigned long long)g.seed,
@@ -304,10 +316,13 @@ int main(int argc, char **argv)
 	if (o.stats)
 		B2_TRY(print_stats(&g, lo, hi, buf));
 done:
-	if (dset >= 0)
-		H5Dclose(dset);
-	if (created)
-		b2_h5_commit(&out, error ? error : B2_EFAIL);
+	if (created) {
+		/* on this path the output is always given up */
+		int e2 = b2_h5_close(&out, &dset, error ? error : B2_EFAIL);
+		b2_h5_commit(&out, e2);
+	}
+	if (tmpname[0] && b2_rank != 0)
+		b2_tmp_forget(tmpname);
 	free(buf);
 	free(gather);
 	return b2_finish(error);

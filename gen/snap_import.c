@@ -205,7 +205,6 @@ static int sniff(info *in, int *fd, snap_src *src, snap_lr *lr, const opts *o)
 	*fd = open(path, O_RDONLY | O_NONBLOCK);
 	if (*fd < 0)
 		B2_FAIL(B2_EIO, "cannot open %s: %s", path, strerror(errno));
-	b2_note_input(path);
 	if (fstat(*fd, &st) != 0)
 		B2_FAIL(B2_EIO, "cannot read %s: %s", path, strerror(errno));
 	if (S_ISDIR(st.st_mode))
@@ -526,11 +525,17 @@ static int write_output(const opts *o, snap_store *st, const blocks *bl, const u
 	B2_TRY(b2_h5_create(&out, o->std.output, MPI_COMM_WORLD, "bfs2d-edges", 1));
 	uint64_t dims[2] = {M, 2};
 	error = b2_dset_create(&edges, out.file, "edges", H5T_STD_I64LE, 2, dims, UINT64_C(1) << 20, 0);
+	if (!error) {
+		uint64_t vdims[1] = {rl->num_vertices};
+		error = b2_dset_create(&vids, out.file, "vertex_ids", H5T_STD_I64LE, 1, vdims, 0, 0);
+	}
+	B2_TRY(b2_agree(error, MPI_COMM_WORLD));
+	B2_TRY(b2_h5_reserve(&out)); /* a full disk found now, not inside a write */
 	/* Starting the write-back of each piece at once lets the disk work while
 	 * we write the next, so the commit's fsync finds little left to do (a
 	 * hint: without it the data still reaches the disk at the fsync). */
 	wb = open(out.tmp_path, O_RDONLY);
-	if (!error) {
+	{
 		/* this rank's blocks, in order, are consecutive in its store */
 		size_t c = 0;
 		uint64_t off = 0;
@@ -556,8 +561,6 @@ static int write_output(const opts *o, snap_store *st, const blocks *bl, const u
 		}
 	}
 	B2_TRY(snap_agree(error, MPI_COMM_WORLD));
-	dims[0] = rl->num_vertices;
-	B2_TRY(b2_dset_create(&vids, out.file, "vertex_ids", H5T_STD_I64LE, 1, dims, 0, 0));
 	error = b2_dset_write_rows(vids, H5T_NATIVE_INT64, rl->base, rl->count, rl->ids, b2_nranks > 1);
 	B2_TRY(b2_agree(error, MPI_COMM_WORLD));
 	B2_TRY(b2_mpi_ok(MPI_Allreduce(&fp, &gfp, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD), "MPI_Allreduce"));
@@ -576,14 +579,15 @@ static int write_output(const opts *o, snap_store *st, const blocks *bl, const u
 		B2_TRY(b2_attr_put_f64(out.file, "generation_time", gt));
 	}
 done:
-	if (edges >= 0)
-		H5Dclose(edges);
-	if (vids >= 0)
-		H5Dclose(vids);
 	if (wb >= 0)
 		close(wb);
-	if (out.path)
+	if (out.path) {
+		/* the last chunk of /edges may still be in HDF5's cache: closing
+		 * writes it, and can fail */
+		error = b2_h5_close(&out, &edges, error);
+		error = b2_h5_close(&out, &vids, error);
 		error = b2_h5_commit(&out, error);
+	}
 	return error;
 }
 
@@ -628,6 +632,7 @@ static int run(int argc, char **argv)
 	error = parse_opts(&o, argc, argv);
 	if (error)
 		goto done;
+	B2_TRY(b2_check_output("-o", o.std.output, &o.input, 1, 0));
 
 	/* 1. rank 0 sniffs the input */
 	if (me == 0)
@@ -797,8 +802,8 @@ static int run(int argc, char **argv)
 	{
 		int64_t rss = (int64_t)peak_rss_bytes(), mx = 0;
 		double bpt = st.total ? (double)rss / (double)st.total : 0, mbpt = 0;
-		MPI_Allreduce(&rss, &mx, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
-		MPI_Allreduce(&bpt, &mbpt, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+		B2_TRY(b2_mpi_ok(MPI_Allreduce(&rss, &mx, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce"));
+		B2_TRY(b2_mpi_ok(MPI_Allreduce(&bpt, &mbpt, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce"));
 		double tot = b2_now() - t0;
 		b2_debug("input %s: %s%s, %llu bytes, %llu lines; %llu tuples, %llu vertices, directed %d, "
 		         "fingerprint %016llx", o.input, in.gz ? "gzip " : "",

@@ -50,6 +50,8 @@ int snap_agree(int code, MPI_Comm comm)
 {
 	int all = code, error = 0;
 	MPI_Request r;
+	if (code)
+		return b2_agree(code, comm); /* the same collective, with its deadline */
 	B2_TRY(b2_mpi_ok(MPI_Iallreduce(&code, &all, 1, MPI_INT, MPI_MAX, comm, &r), "MPI_Iallreduce"));
 	B2_TRY(snap_wait(&r, "MPI_Iallreduce"));
 	error = all;

@@ -239,8 +239,7 @@ static int write_row_part(hid_t dset, uint64_t row, uint64_t c0, uint64_t n, con
 	if (fs < 0 || ms < 0 ||
 	    H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, cnt, NULL) < 0 ||
 	    H5Dwrite(dset, H5T_NATIVE_UINT64, ms, fs, H5P_DEFAULT, buf) < 0)
-		error = b2_err(B2_EIO, "cannot write %s row %llu (disk full?)", what,
-		               (unsigned long long)row);
+		error = b2_h5_write_err(dset, "dataset %s, row %llu", what, (unsigned long long)row);
 	if (ms >= 0) H5Sclose(ms);
 	if (fs >= 0) H5Sclose(fs);
 	return error;
@@ -346,7 +345,8 @@ int main(int argc, char **argv)
 	int have_out = 0;
 	part pt;
 	int64_t *nnz = NULL, *row_off = NULL, *unnz = NULL;
-	double t_start = b2_now();
+	double t_start = b2_now(), tmax = 0;
+	int64_t E = 0;
 	memset(&pt, 0, sizeof pt);
 	pt.spill_fd = pt.rows_fd = -1;
 	if (error)
@@ -382,6 +382,7 @@ int main(int argc, char **argv)
 		B2_TRY(parse_bytes(&pt.mem, mem_s));
 	pt.edges_path = argv[optind];
 	pt.out_path = std.output;
+	B2_TRY(b2_check_output("-o", pt.out_path, (const char *const *)&argv[optind], 1, 0));
 	pt.P = b2_nranks;
 	pt.me = b2_rank;
 
@@ -452,13 +453,13 @@ int main(int argc, char **argv)
 	{
 		char *d1 = strdup(pt.out_path), *d2 = strdup(pt.out_path);
 		long pid = (long)getpid();
-		MPI_Bcast(&pid, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+		error = b2_mpi_ok(MPI_Bcast(&pid, 1, MPI_LONG, 0, MPI_COMM_WORLD), "MPI_Bcast");
 		if (d1 && d2)
 			snprintf(pt.spill_prefix, sizeof pt.spill_prefix, "%s/.%s.spill-%ld-r%d", dirname(d1),
 			         basename(d2), pid, pt.me);
 		free(d1);
 		free(d2);
-		if (!pt.spill_prefix[0])
+		if (!error && !pt.spill_prefix[0])
 			error = b2_err(B2_EIO, "out of host memory");
 	}
 	B2_TRY(b2_agree(error, MPI_COMM_WORLD));
@@ -498,7 +499,6 @@ int main(int argc, char **argv)
 		B2_TRY(b2_mpi_ok(MPI_Allreduce(MPI_IN_PLACE, unnz + o, n, MPI_INT64_T, MPI_SUM,
 		                               MPI_COMM_WORLD), "MPI_Allreduce (block sizes)"));
 	}
-	int64_t E = 0;
 	for (uint64_t p = 0; p < pt.RC; p++) {
 		row_off[p] = E;
 		for (uint64_t q = 0; q < pt.k; q++)
@@ -520,6 +520,8 @@ int main(int argc, char **argv)
 		B2_TRY(b2_dset_put_small(grp, "nnz", H5T_STD_I64LE, 1, drc, nnz));
 		B2_TRY(b2_dset_create(&d_deg, out.file, "tuple_degree", H5T_STD_I64LE, 1, dn, 0, 0));
 	}
+	B2_TRY(b2_agree(error, MPI_COMM_WORLD));
+	B2_TRY(b2_h5_reserve(&out)); /* a full disk found now, not inside a write */
 	B2_TRY(b2_agree(write_csc(&pt, d_cp, d_ri, row_off, unnz), MPI_COMM_WORLD));
 	B2_TRY(write_degree(&pt, d_deg));
 	pt.t_write = b2_now() - tw;
@@ -527,8 +529,9 @@ int main(int argc, char **argv)
 	/* ---- attributes ---- */
 	{
 		hid_t f = out.file;
-		double el = b2_now() - t_start, tmax = el;
-		MPI_Allreduce(&el, &tmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+		double el = b2_now() - t_start;
+		B2_TRY(b2_mpi_ok(MPI_Allreduce(&el, &tmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD),
+		                 "MPI_Allreduce"));
 		B2_TRY(b2_attr_put_i64(f, "grid_rows", pt.R));
 		B2_TRY(b2_attr_put_i64(f, "grid_cols", pt.C));
 		B2_TRY(b2_attr_put_i64(f, "num_vertices", pt.N));
@@ -544,10 +547,6 @@ int main(int argc, char **argv)
 		B2_TRY(b2_attr_copy(f, in, "seed", pt.edges_path));
 		B2_TRY(b2_attr_copy(f, in, "generation_time", pt.edges_path));
 		B2_TRY(b2_attr_put_f64(f, "partition_time", tmax));
-		b2_info("%s: %lld vertices, %lld tuples (%llu self-loops) -> %dx%d grid, b = %llu, "
-		        "%lld CSC edges in %.2f s (%.3g tuples/s)", pt.out_path, (long long)pt.N,
-		        (long long)pt.M, (unsigned long long)pt.loops, pt.R, pt.C,
-		        (unsigned long long)pt.b, (long long)E, tmax, tmax > 0 ? (double)pt.M / tmax : 0.0);
 	}
 
 	/* ---- statistics (-v) ---- */
@@ -560,8 +559,11 @@ int main(int argc, char **argv)
 			all = calloc((size_t)pt.P, sizeof *all);
 			tall = calloc((size_t)pt.P * 7, sizeof *tall);
 		}
-		MPI_Gather(&rss, 1, MPI_LONG, all, 1, MPI_LONG, 0, MPI_COMM_WORLD);
-		MPI_Gather(mine, 7, MPI_DOUBLE, tall, 7, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+		error = b2_mpi_ok(MPI_Gather(&rss, 1, MPI_LONG, all, 1, MPI_LONG, 0, MPI_COMM_WORLD),
+		                  "MPI_Gather");
+		if (!error)
+			error = b2_mpi_ok(MPI_Gather(mine, 7, MPI_DOUBLE, tall, 7, MPI_DOUBLE, 0, MPI_COMM_WORLD),
+			                  "MPI_Gather");
 		if (b2_rank == 0 && all && tall)
 			for (int r = 0; r < pt.P; r++)
 				b2_debug("rank %d: peak memory %.1f MiB; read %.2f s, route %.2f s, sort %.2f s, "
@@ -571,16 +573,25 @@ int main(int argc, char **argv)
 				         tall[7 * r + 6] / 1048576.0);
 		free(all);
 		free(tall);
+		B2_TRY(error);
 	}
 done:
-	if (d_cp >= 0) H5Dclose(d_cp);
-	if (d_ri >= 0) H5Dclose(d_ri);
-	if (d_deg >= 0) H5Dclose(d_deg);
-	if (grp >= 0) H5Gclose(grp);
+	if (have_out) {
+		error = b2_h5_close(&out, &d_cp, error);
+		error = b2_h5_close(&out, &d_ri, error);
+		error = b2_h5_close(&out, &d_deg, error);
+		error = b2_h5_close(&out, &grp, error);
+	}
 	if (edges >= 0) H5Dclose(edges);
 	if (in >= 0) H5Fclose(in);
 	if (have_out)
 		error = b2_h5_commit(&out, error);
+	/* said only once the file is complete */
+	if (!error && have_out)
+		b2_info("%s: %lld vertices, %lld tuples (%llu self-loops) -> %dx%d grid, b = %llu, "
+		        "%lld CSC edges in %.2f s (%.3g tuples/s)", pt.out_path, (long long)pt.N,
+		        (long long)pt.M, (unsigned long long)pt.loops, pt.R, pt.C,
+		        (unsigned long long)pt.b, (long long)E, tmax, tmax > 0 ? (double)pt.M / tmax : 0.0);
 	part_free(&pt);
 	free(nnz);
 	free(row_off);

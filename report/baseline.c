@@ -192,7 +192,6 @@ int apply_baseline(const char *path, run *runs, int nruns)
 	jp p = {0};
 	for (int i = 0; i < nruns; i++)
 		runs[i].baseline_speedup = NAN;
-	b2_note_input(path);
 	if ((f = fopen(path, "r")) == NULL)
 		B2_FAIL(B2_EIO, "cannot read %s: %s", path, strerror(errno));
 	for (;;) {

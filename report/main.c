@@ -63,7 +63,6 @@ static int write_report(run *runs, int nruns, const report_opts *o, const char *
 	char *tmp = NULL;
 	if (output) {
 		size_t n = strlen(output) + 64;
-		B2_TRY(b2_check_not_input(output));
 		B2_TRY(b2_alloc(&tmp, n, "file name"));
 		const char *slash = strrchr(output, '/');
 		snprintf(tmp, n, "%.*s.%s.tmp-%ld", slash ? (int)(slash - output + 1) : 0, output,
@@ -139,6 +138,18 @@ int main(int argc, char **argv)
 		USAGE("no BFS file given");
 	if (b2_rank != 0) /* one process does the work; others only agree on the exit */
 		goto done;
+	/* inputs are never outputs: the BFS and validation files, the baseline */
+	{
+		const char *const *in = (const char *const *)argv + optind;
+		if (std.output)
+			B2_TRY(b2_check_output("-o", std.output, in, argc - optind, 0));
+		if (svgdir)
+			B2_TRY(b2_check_output("--svg", svgdir, in, argc - optind, 1));
+		if (o.baseline && std.output)
+			B2_TRY(b2_check_output("-o", std.output, (const char *const *)&o.baseline, 1, 0));
+		if (o.baseline && o.append)
+			B2_TRY(b2_check_output("--append", o.append, (const char *const *)&o.baseline, 1, 0));
+	}
 	B2_TRY(b2_calloc(&runs, (size_t)(argc - optind), sizeof *runs, "runs"));
 	for (int i = optind; i < argc; i++) {
 		char fmt[128];

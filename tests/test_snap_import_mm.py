@@ -177,7 +177,8 @@ for np_ in RANKS:
     for tag, out in (("the input", src), ("a link to the input", link)):
         p = run(np_, "snap-import", src, "-o", out, check=False)
         R.check("output is %s np%d: exit 2 naming both" % (tag, np_),
-                p.returncode == 2 and "the output is the input" in p.stderr and src in p.stderr, p.stderr)
+                p.returncode == 2 and "refusing to overwrite an input" in p.stderr and src in p.stderr
+                and out in p.stderr, p.stderr)
         R.check("output is %s np%d: input unchanged" % (tag, np_), open(src, "rb").read() == before)
         R.check("output is %s np%d: no temporaries" % (tag, np_), not leftovers(src))
 

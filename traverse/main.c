@@ -508,9 +508,9 @@ static int put_small(hid_t loc, const char *name, hid_t type, int rank, const ui
 		return b2_dset_put_small(loc, name, type, rank, dims, buf);
 	hid_t d = -1;
 	int error = b2_dset_create(&d, loc, name, type, rank, dims, 0, 0);
-	if (d >= 0)
-		H5Dclose(d);
-	return error;
+	if (d >= 0 && H5Dclose(d) < 0 && !error)
+		error = b2_h5_write_err(loc, "finishing dataset %s failed", name);
+	return b2_agree(error, MPI_COMM_WORLD);
 }
 
 /* Row q of /pred, the columns this rank owns: collective. */
@@ -530,7 +530,7 @@ static int write_pred_row(hid_t d, int64_t q, int64_t v0, int64_t n, const int64
 	if (b2_nranks > 1)
 		H5Pset_dxpl_mpio(x, H5FD_MPIO_COLLECTIVE);
 	if (H5Dwrite(d, H5T_NATIVE_INT64, ms, fs, x, pred) < 0)
-		error = b2_err(B2_EIO, "cannot write /pred row %lld (disk full?)", (long long)q);
+		error = b2_h5_write_err(d, "dataset /pred, row %lld", (long long)q);
 	H5Sclose(ms);
 	H5Sclose(fs);
 	H5Pclose(x);
@@ -768,10 +768,11 @@ static int pick_backend(const b2_backend **be, int *device, int *shared, char *d
 	/* one GPU per rank, chosen by the rank's place on its node */
 	B2_TRY(b2_mpi_ok(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, b2_rank,
 	                                     MPI_INFO_NULL, &node), "MPI_Comm_split_type"));
-	MPI_Comm_rank(node, &local);
-	MPI_Comm_size(node, &nlocal);
+	B2_TRY(b2_mpi_ok(MPI_Comm_rank(node, &local), "MPI_Comm_rank"));
+	B2_TRY(b2_mpi_ok(MPI_Comm_size(node, &nlocal), "MPI_Comm_size"));
 	ndev = b2_cuda_device_count();
-	MPI_Allreduce(&ndev, &minv, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+	B2_TRY(b2_mpi_ok(MPI_Allreduce(&ndev, &minv, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD),
+	                 "MPI_Allreduce (GPU counts)"));
 	if (minv == 0) {
 		if (!strcmp(want, "cuda")) {
 			/* one message for the job, not one per rank */
@@ -820,6 +821,7 @@ int main(int argc, char **argv)
 	if (error)
 		return error;
 	B2_TRY(parse(&o, argc, argv));
+	B2_TRY(b2_check_output("-o", o.output, &o.part, 1, 0));
 	double tl0 = b2_now();
 	B2_TRY(read_partition(&g, &pi, o.part));
 	b2_debug("read %s in %.3f s", o.part, b2_now() - tl0);
@@ -845,9 +847,9 @@ int main(int argc, char **argv)
 		free(g.row_idx);
 		g.row_idx = NULL;
 	}
-	MPI_Barrier(MPI_COMM_WORLD);
+	B2_TRY(b2_mpi_ok(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier"));
 	double load_time = b2_now() - tl0;
-	MPI_Bcast(&load_time, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+	B2_TRY(b2_mpi_ok(MPI_Bcast(&load_time, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD), "MPI_Bcast"));
 
 	B2_TRY(b2_alloc(&roots, (size_t)o.nroots * 8, "roots"));
 	if (o.roots_lc)
@@ -870,20 +872,22 @@ int main(int argc, char **argv)
 	out_open = 1;
 	{
 		uint64_t dims[2] = {(uint64_t)nkept, (uint64_t)g.N};
-		B2_TRY(b2_dset_create(&dpred, out.file, "/pred", H5T_NATIVE_INT64, 2, dims, 0, 0));
+		error = b2_dset_create(&dpred, out.file, "/pred", H5T_NATIVE_INT64, 2, dims, 0, 0);
+		B2_TRY(b2_agree(error, MPI_COMM_WORLD));
+		B2_TRY(b2_h5_reserve(&out)); /* a full disk found now, not inside a write */
 	}
 	for (int64_t w = 0; w < (nroots ? o.warmup : 0); w++)
-		b2_search_run(&s, roots[0]);
+		B2_TRY(b2_search_run(&s, roots[0]));
 	int64_t v0 = ((int64_t)g.j * g.R + g.i) * g.b, nown = g.N - v0;
 	nown = nown < 0 ? 0 : nown > g.b ? g.b : nown;
 	b2_progress prog;
 	b2_progress_begin(&prog, "searching", "searches", (double)nroots);
 	for (int64_t q = 0; q < nroots; q++) {
-		b2_search_run(&s, roots[q]);
+		B2_TRY(b2_search_run(&s, roots[q]));
 		/* outside the timed region: statistics and output */
 		times[q] = s.time;
-		MPI_Allreduce(s.phase, phases + q * B2_NPHASES, B2_NPHASES, MPI_DOUBLE, MPI_SUM,
-		              MPI_COMM_WORLD);
+		B2_TRY(b2_mpi_ok(MPI_Allreduce(s.phase, phases + q * B2_NPHASES, B2_NPHASES, MPI_DOUBLE,
+		                               MPI_SUM, MPI_COMM_WORLD), "MPI_Allreduce (phase times)"));
 		for (int p = 0; p < B2_NPHASES; p++)
 			phases[q * B2_NPHASES + p] /= b2_nranks;
 		B2_TRY(b2_mpi_ok(MPI_Allreduce(s.expansion_by_dir, expdir + 2 * q, 2, MPI_DOUBLE, MPI_SUM,
@@ -891,8 +895,10 @@ int main(int argc, char **argv)
 		expdir[2 * q] /= b2_nranks;
 		expdir[2 * q + 1] /= b2_nranks;
 		int64_t ds = 0, vis = 0;
-		B2_TRY(be->degree_sum(bk, &ds));
-		MPI_Allreduce(MPI_IN_PLACE, &ds, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+		error = be->degree_sum(bk, &ds);
+		B2_TRY(b2_agree(error, MPI_COMM_WORLD));
+		B2_TRY(b2_mpi_ok(MPI_Allreduce(MPI_IN_PLACE, &ds, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD),
+		                 "MPI_Allreduce (nedge)"));
 		nedge[q] = ds / 2;
 		for (int64_t l = 0; l < s.nlevels; l++)
 			vis += s.fsize[l];
@@ -901,8 +907,9 @@ int main(int argc, char **argv)
 		maxlev = s.nlevels > maxlev ? s.nlevels : maxlev;
 		if (q < nkept) {
 			kept[q] = q;
-			B2_TRY(be->pred(bk, pred));
-			error = write_pred_row(dpred, q, v0, nown, pred);
+			error = be->pred(bk, pred);
+			if (!error)
+				error = write_pred_row(dpred, q, v0, nown, pred);
 			B2_TRY(b2_agree(error, MPI_COMM_WORLD));
 		}
 		if (b2_log_verbosity() > 0)
@@ -936,9 +943,10 @@ int main(int argc, char **argv)
 		int same = 1;
 		if (b2_rank == 0)
 			memcpy(all, devname, sizeof all);
-		MPI_Bcast(all, sizeof all, MPI_CHAR, 0, MPI_COMM_WORLD);
+		B2_TRY(b2_mpi_ok(MPI_Bcast(all, sizeof all, MPI_CHAR, 0, MPI_COMM_WORLD), "MPI_Bcast"));
 		int mine = strncmp(all, devname, sizeof all) == 0;
-		MPI_Allreduce(&mine, &same, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+		B2_TRY(b2_mpi_ok(MPI_Allreduce(&mine, &same, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD),
+		                 "MPI_Allreduce (device names)"));
 		snprintf(devs, sizeof devs, same ? "%d x %s" : "%d x %s (and others)", b2_nranks, all);
 		B2_TRY(b2_attr_put_str(f, "partition_file", o.part));
 		B2_TRY(b2_attr_put_str(f, "edges_file", pi.edges_file));
@@ -961,7 +969,8 @@ int main(int argc, char **argv)
 		B2_TRY(b2_attr_put_strv(f, "phase_names", b2_phase_names, B2_NPHASES));
 		B2_TRY(b2_attr_put_i64(f, "warmup", o.warmup));
 		int64_t msgs[2] = {s.bitmap_msgs, s.list_msgs};
-		MPI_Allreduce(MPI_IN_PLACE, msgs, 2, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+		B2_TRY(b2_mpi_ok(MPI_Allreduce(MPI_IN_PLACE, msgs, 2, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD),
+		                 "MPI_Allreduce (message counts)"));
 		B2_TRY(b2_attr_put_i64(f, "bitmap_messages", msgs[0]));
 		char xs[64];
 		const char *dev = s.pull ? "cuda-ipc-pull" : "cuda-ipc";
@@ -986,10 +995,10 @@ int main(int argc, char **argv)
 	}
 	b2_debug("output written at %.3f s", b2_now() - tl0);
 done:
-	if (dpred >= 0)
-		H5Dclose(dpred);
-	if (out_open)
+	if (out_open) {
+		error = b2_h5_close(&out, &dpred, error);
 		error = b2_h5_commit(&out, error);
+	}
 	if (have_search)
 		b2_search_free(&s);
 	if (bk)

@@ -162,6 +162,10 @@ int main(int argc, char **argv)
 	if (error)
 		return error;
 	B2_TRY(parse(&o, argc, argv));
+	{
+		const char *in[2] = {o.edges, o.bfs};
+		B2_TRY(b2_check_output("-o", o.std.output, in, 2, 0));
+	}
 	double t0 = b2_now();
 
 	/* inputs, and the graph identity check before any work */
@@ -252,15 +256,15 @@ int main(int argc, char **argv)
 	for (uint64_t q = 0; q < Kp; q++) {
 		vresult res;
 		uint64_t k = (uint64_t)kept[q];
-		MPI_Barrier(MPI_COMM_WORLD);
+		B2_TRY(b2_mpi_ok(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier"));
 		double ts = b2_now();
 		error = read_pred(pred, pd, q, g.lo, g.nloc, o.bfs);
 		B2_TRY(b2_agree(error, MPI_COMM_WORLD));
 		double tr = b2_now() - ts;
 		B2_TRY(vcheck(&res, &g, pred, roots[k], nedge[k]));
 		double tv = b2_now() - ts, tmax = tv, trmax = tr;
-		MPI_Allreduce(&tv, &tmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-		MPI_Allreduce(&tr, &trmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+		B2_TRY(b2_mpi_ok(MPI_Allreduce(&tv, &tmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce"));
+		B2_TRY(b2_mpi_ok(MPI_Allreduce(&tr, &trmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce"));
 		r_search[q] = (int64_t)k;
 		r_root[q] = roots[k];
 		r_pass[q] = res.rule == V_PASS;
@@ -313,8 +317,8 @@ int main(int argc, char **argv)
 
 	{
 		double rss = peak_rss(), rmax = 0, rsum = 0;
-		MPI_Allreduce(&rss, &rmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-		MPI_Allreduce(&rss, &rsum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+		B2_TRY(b2_mpi_ok(MPI_Allreduce(&rss, &rmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce"));
+		B2_TRY(b2_mpi_ok(MPI_Allreduce(&rss, &rsum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD), "MPI_Allreduce"));
 		b2_info("peak memory: %.2f GiB on the largest rank, %.2f GiB over all ranks",
 		        rmax / (1 << 30), rsum / (1 << 30));
 	}
