@@ -72,12 +72,13 @@ done:
 	return b2_agree(error, MPI_COMM_WORLD);
 }
 
-/* Inside a search the peers may wait for this rank mid-level: an error ends
- * the job with its code. */
+/* Inside a search the peers may wait for this rank mid-level (in an
+ * exchange, or spinning on a device flag): an error ends the job at once
+ * with its exit code, the outputs' temporaries removed (b2_abort). */
 static void check(int error)
 {
 	if (error)
-		MPI_Abort(MPI_COMM_WORLD, error);
+		b2_abort(error);
 }
 
 static int want_bitmap(const b2_search *s, int64_t count)

@@ -78,7 +78,8 @@ typedef struct b2_search_opts {
  * B2_IPC_ value, used where the backend and the node allow. */
 int b2_search_init(b2_search *s, const b2_backend *be, void *bk, const b2_graph *g,
                    const b2_search_opts *o);
-/* Collective: one search from global vertex root, timed as DESIGN says.
+/* Collective: one search from global vertex root, timed as docs/DESIGN.md
+ * says.
  * A failure inside a search ends the job (b2_abort, with its exit code):
  * the peers may be waiting for this rank in the middle of a level. */
 int b2_search_run(b2_search *s, int64_t root);
