@@ -118,7 +118,7 @@ def main():
     for P in (1, 2):
         for tag, out in (("the input", good), ("a link to the input", link)):
             expect("output is %s P=%d" % (tag, P), 2, ["--grid", "1x1", good, "-o", out],
-                   ["the output is the input", "give -o another name"], P=P, out=None)
+                   ["refusing to overwrite an input", out, good], P=P, out=None)
             rep.check("output is %s P=%d: input unchanged" % (tag, P), open(good, "rb").read() == before)
     os.unlink(link)
 
