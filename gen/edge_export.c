@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "h5util.h"
 
 static const char help[] =
@@ -115,9 +114,9 @@ static int export_edges(const opts *o)
 {
 	int error = 0;
 	hid_t f = -1, d = -1;
-	FILE *out = NULL;
+	b2_fout out = {0};
 	int64_t *buf = NULL;
-	char *text = NULL, *tmp = NULL;
+	char *text = NULL;
 	int64_t N = 0, M = 0, directed = 0;
 	uint64_t fp_attr = 0, fp = 0, rows = 0;
 	const char *path = o->std.output;
@@ -136,25 +135,19 @@ static int export_edges(const opts *o)
 		const char *in[1] = {o->input};
 		B2_TRY(b2_check_output("-o", path, in, 1, 0));
 	}
-	size_t n = strlen(path) + 64;
-	B2_TRY(b2_alloc(&tmp, n, "file name"));
-	const char *slash = strrchr(path, '/');
-	snprintf(tmp, n, "%.*s.%s.tmp-%ld", slash ? (int)(slash - path + 1) : 0, path,
-	         slash ? slash + 1 : path, (long)getpid());
 	B2_TRY(b2_alloc(&buf, ROWS * 16, "edge buffer"));
 	B2_TRY(b2_alloc(&text, ROWS * 64, "text buffer"));
-	if ((out = fopen(tmp, "w")) == NULL)
-		B2_FAIL(B2_EIO, "cannot write %s: %s", tmp, strerror(errno));
+	B2_TRY(b2_fout_open(&out, path));
 	if (o->format == FMT_MTX) {
 		char prov[2048];
 		b2_provenance_text(prov, sizeof prov, "% ");
-		fprintf(out, "%%%%MatrixMarket matrix coordinate pattern %s\n",
+		fprintf(out.f, "%%%%MatrixMarket matrix coordinate pattern %s\n",
 		        o->symmetric ? "symmetric" : "general");
-		fprintf(out, "%% bfs2d edge file %s: %lld vertices, %lld tuples, directed %lld, "
+		fprintf(out.f, "%% bfs2d edge file %s: %lld vertices, %lld tuples, directed %lld, "
 		        "fingerprint %016llx\n%% entry (i, j) is the tuple (i-1, j-1)%s\n%s",
 		        o->input, (long long)N, (long long)M, (long long)directed,
 		        (unsigned long long)fp_attr, o->symmetric ? " or (j-1, i-1)" : "", prov);
-		fprintf(out, "%lld %lld %lld\n", (long long)N, (long long)N, (long long)M);
+		fprintf(out.f, "%lld %lld %lld\n", (long long)N, (long long)N, (long long)M);
 	}
 	b2_progress pr;
 	b2_progress_begin(&pr, "exporting", "tuples", (double)M);
@@ -186,8 +179,9 @@ static int export_edges(const opts *o)
 			}
 			*p++ = '\n';
 		}
-		if (fwrite(text, 1, (size_t)(p - text), out) != (size_t)(p - text))
-			B2_FAIL(B2_EIO, "cannot write %s: %s", tmp, strerror(errno));
+		/* a full disk ends the export here, not after the last tuple */
+		if (fwrite(text, 1, (size_t)(p - text), out.f) != (size_t)(p - text))
+			B2_FAIL(B2_EIO, "cannot write %s: %s", path, strerror(errno));
 		b2_progress_step(&pr, (double)(r0 + k));
 	}
 	b2_progress_end(&pr);
@@ -195,14 +189,7 @@ static int export_edges(const opts *o)
 		B2_FAIL(B2_EDATA, "%s: /edges does not match the file's fingerprint attribute (%016llx, "
 		        "computed %016llx): the file is damaged or was changed", o->input,
 		        (unsigned long long)fp_attr, (unsigned long long)fp);
-	if (fflush(out) != 0 || fsync(fileno(out)) != 0 || ferror(out))
-		B2_FAIL(B2_EIO, "cannot write %s: %s", tmp, strerror(errno));
-	int rc = fclose(out);
-	out = NULL;
-	if (rc != 0)
-		B2_FAIL(B2_EIO, "cannot write %s: %s", tmp, strerror(errno));
-	if (rename(tmp, path) != 0)
-		B2_FAIL(B2_EIO, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
+	B2_TRY(b2_fout_commit(&out));
 	b2_info("wrote %s: %lld vertices, %lld tuples (%s)", path, (long long)N, (long long)M,
 	        o->format == FMT_MTX ? (o->symmetric ? "Matrix Market, symmetric" : "Matrix Market, general")
 	        : o->format == FMT_EL ? "edge list" : "weighted edge list");
@@ -212,15 +199,11 @@ static int export_edges(const opts *o)
 		fputs(prov, stderr);
 	}
 done:
-	if (out)
-		fclose(out);
-	if (error && tmp)
-		unlink(tmp);
+	b2_fout_discard(&out); /* removes the temporary unless committed */
 	if (d >= 0)
 		H5Dclose(d);
 	if (f >= 0)
 		H5Fclose(f);
-	free(tmp);
 	free(buf);
 	free(text);
 	return error;

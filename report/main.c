@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "h5util.h"
 #include "report.h"
@@ -55,43 +56,77 @@ static const char help[] =
 
 enum { OPT_FORMAT = 1000, OPT_SVG, OPT_UNVALIDATED, OPT_PER_SEARCH, OPT_APPEND, OPT_BASELINE };
 
-static int write_report(run *runs, int nruns, const report_opts *o, const char *format,
-                        const char *output)
+static int print_report(FILE *f, run *runs, int nruns, const report_opts *o, const char *format)
 {
-	int error = 0;
-	FILE *f = stdout;
-	char *tmp = NULL;
-	if (output) {
-		size_t n = strlen(output) + 64;
-		B2_TRY(b2_alloc(&tmp, n, "file name"));
-		const char *slash = strrchr(output, '/');
-		snprintf(tmp, n, "%.*s.%s.tmp-%ld", slash ? (int)(slash - output + 1) : 0, output,
-		         slash ? slash + 1 : output, (long)getpid());
-		if ((f = fopen(tmp, "w")) == NULL)
-			B2_FAIL(B2_EIO, "cannot write %s: %s", tmp, strerror(errno));
-	}
 	if (strcmp(format, "json") == 0)
-		error = print_json(f, runs, nruns);
-	else if (strcmp(format, "csv") == 0)
-		error = print_csv(f, runs, nruns);
-	else
-		error = print_text(f, runs, nruns, o);
-	if (fflush(f) != 0 && !error)
-		error = b2_err(B2_EIO, "cannot write %s: %s", output ? output : "the report", strerror(errno));
-	/* on the disk before it takes the final name, as the HDF5 outputs */
-	if (output && !error && fsync(fileno(f)) != 0)
-		error = b2_err(B2_EIO, "cannot write %s: %s", output, strerror(errno));
-	if (output) {
-		if (fclose(f) != 0 && !error)
-			error = b2_err(B2_EIO, "cannot write %s: %s", output, strerror(errno));
-		f = NULL;
-		if (!error && rename(tmp, output) != 0)
-			error = b2_err(B2_EIO, "cannot rename %s to %s: %s", tmp, output, strerror(errno));
-		if (error)
-			unlink(tmp);
+		return print_json(f, runs, nruns);
+	if (strcmp(format, "csv") == 0)
+		return print_csv(f, runs, nruns);
+	return print_text(f, runs, nruns, o);
+}
+
+/* Every output or none: the -o report, the files under --svg DIR and the
+ * --append table are staged under temporaries and renamed only when all are
+ * complete; the report on stdout comes after they are staged. A plot
+ * directory this run made is removed again on failure. The --append table
+ * is renamed last: a rename that fails before it leaves the table as it was
+ * (one that succeeded cannot be undone: it replaced the old rows). */
+static int write_outputs(run *runs, int nruns, const report_opts *o, const char *format,
+                         const char *output, const char *svgdir)
+{
+	int error = 0, made_dir = 0;
+	b2_fout rep = {0}, csv = {0}, svg[REPORT_NSVG];
+	struct stat st;
+	memset(svg, 0, sizeof svg);
+	if (svgdir) {
+		if (mkdir(svgdir, 0777) == 0) {
+			made_dir = 1;
+			B2_TRY(b2_tmp_register(svgdir, svgdir, 1));
+		} else if (errno != EEXIST) {
+			B2_FAIL(B2_EIO, "cannot create the plot directory %s: %s", svgdir, strerror(errno));
+		} else if (stat(svgdir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+			B2_FAIL(B2_EIO, "cannot create the plot directory %s: a file of that name exists", svgdir);
+		}
+		B2_TRY(write_svgs(svg, svgdir, runs, nruns, o));
 	}
+	if (o->append)
+		B2_TRY(append_csv(&csv, o->append, runs, nruns));
+	if (output) {
+		B2_TRY(b2_fout_open(&rep, output));
+		error = print_report(rep.f, runs, nruns, o, format);
+		if (!error)
+			error = b2_fout_close(&rep);
+		B2_TRY(error);
+	} else {
+		errno = 0; /* stdio keeps no reason with ferror: the failing write's errno */
+		B2_TRY(print_report(stdout, runs, nruns, o, format));
+		int seen = errno, bad = fflush(stdout) != 0 ? errno : ferror(stdout) ? (seen ? seen : EIO) : 0;
+		if (bad)
+			B2_FAIL(B2_EIO, "cannot write the report to standard output: %s", strerror(bad));
+	}
+	if (output)
+		B2_TRY(b2_fout_commit(&rep));
+	for (int k = 0; k < REPORT_NSVG; k++)
+		if (svg[k].path)
+			B2_TRY(b2_fout_commit(&svg[k]));
+	if (o->append)
+		B2_TRY(b2_fout_commit(&csv));
 done:
-	free(tmp);
+	/* a rename that failed midway: the outputs renamed before it go too */
+	if (error && rep.committed)
+		unlink(rep.path);
+	for (int k = 0; k < REPORT_NSVG; k++) {
+		if (error && svg[k].committed)
+			unlink(svg[k].path);
+		b2_fout_discard(&svg[k]);
+	}
+	b2_fout_discard(&rep);
+	b2_fout_discard(&csv);
+	if (made_dir) {
+		b2_tmp_forget(svgdir);
+		if (error)
+			rmdir(svgdir);
+	}
 	return error;
 }
 
@@ -192,11 +227,7 @@ int main(int argc, char **argv)
 	}
 	if (o.baseline)
 		B2_TRY(apply_baseline(o.baseline, runs, nruns));
-	B2_TRY(write_report(runs, nruns, &o, format, std.output));
-	if (o.append)
-		B2_TRY(append_csv(o.append, runs, nruns));
-	if (svgdir)
-		B2_TRY(write_svgs(svgdir, runs, nruns, &o));
+	B2_TRY(write_outputs(runs, nruns, &o, format, std.output, svgdir));
 	for (int i = 0; i < nruns; i++)
 		if (runs[i].nfailed > 0) {
 			b2_err(B2_EFAIL, "%s: %lld of %lld searches FAILED validation (%s)", runs[i].bfs_path,

@@ -687,56 +687,45 @@ int print_csv_rows(FILE *f, run *runs, int nruns)
 	return 0; /* write errors: the caller finds them (ferror) and names the file */
 }
 
-int append_csv(const char *path, run *runs, int nruns)
+int append_csv(b2_fout *out, const char *path, run *runs, int nruns)
 {
 	int error = 0;
-	FILE *in = NULL, *out = NULL;
-	char *tmp = NULL, *line = NULL;
-	size_t cap = 0, n = strlen(path) + 64;
-	B2_TRY(b2_alloc(&tmp, n, "file name"));
-	const char *slash = strrchr(path, '/');
-	snprintf(tmp, n, "%.*s.%s.tmp-%ld", slash ? (int)(slash - path + 1) : 0, path,
-	         slash ? slash + 1 : path, (long)getpid());
-	/* the old rows and the new ones go to a temporary that replaces the file:
-	 * an interrupted append leaves the table as it was */
+	FILE *in = NULL;
+	char *line = NULL;
+	size_t cap = 0;
+	/* the old rows and the new ones are staged under a temporary that
+	 * replaces the file when every output is complete: a failed or
+	 * interrupted run leaves the table as it was */
 	in = fopen(path, "r");
 	if (!in && errno != ENOENT)
 		B2_FAIL(B2_EIO, "cannot read %s: %s", path, strerror(errno));
-	if ((out = fopen(tmp, "w")) == NULL)
-		B2_FAIL(B2_EIO, "cannot write %s: %s", tmp, strerror(errno));
+	B2_TRY(b2_fout_open(out, path));
+	errno = 0;
 	ssize_t got = in ? getline(&line, &cap, in) : -1;
+	if (in && got < 0 && ferror(in))
+		B2_FAIL(B2_EIO, "cannot read %s: %s", path, strerror(errno ? errno : EIO));
 	if (got > 0) {
 		if (strcmp(line, csv_header()) != 0)
 			B2_FAIL(B2_EDATA, "%s: line 1: its columns are not this bfs-report's (another program or "
 			        "version wrote it): append to a new file", path);
-		fputs(line, out);
+		fputs(line, out->f);
 		char buf[65536];
 		size_t k;
+		/* a failed write stays in ferror: b2_fout_close finds it */
 		while ((k = fread(buf, 1, sizeof buf, in)) > 0)
-			if (fwrite(buf, 1, k, out) != k)
+			if (fwrite(buf, 1, k, out->f) != k)
 				break;
 		if (ferror(in))
-			B2_FAIL(B2_EIO, "cannot read %s", path);
+			B2_FAIL(B2_EIO, "cannot read %s: %s", path, strerror(errno ? errno : EIO));
 	} else
-		fputs(csv_header(), out);
-	B2_TRY(print_csv_rows(out, runs, nruns));
-	if (fflush(out) != 0 || fsync(fileno(out)) != 0 || ferror(out))
-		B2_FAIL(B2_EIO, "cannot write %s: %s", tmp, strerror(errno));
-	if (fclose(out) != 0) {
-		out = NULL;
-		B2_FAIL(B2_EIO, "cannot write %s: %s", tmp, strerror(errno));
-	}
-	out = NULL;
-	if (rename(tmp, path) != 0)
-		B2_FAIL(B2_EIO, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
+		fputs(csv_header(), out->f);
+	B2_TRY(print_csv_rows(out->f, runs, nruns));
+	B2_TRY(b2_fout_close(out));
 done:
 	if (in)
 		fclose(in);
-	if (out)
-		fclose(out);
-	if (error && tmp)
-		unlink(tmp);
-	free(tmp);
+	if (error)
+		b2_fout_discard(out);
 	free(line);
 	return error;
 }

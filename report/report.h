@@ -99,9 +99,10 @@ int print_csv(FILE *f, run *runs, int nruns);
 int print_csv_rows(FILE *f, run *runs, int nruns);
 /* The CSV header line, with its newline. */
 const char *csv_header(void);
-/* --append FILE: adds one row per run, the header first when FILE is new;
- * a FILE with another header is refused (B2_EDATA). Atomic. */
-int append_csv(const char *path, run *runs, int nruns);
+/* --append FILE: stages in out (b2_fout, for the caller to commit) FILE's
+ * rows and one more per run, the header first when FILE is new; a FILE with
+ * another header is refused (B2_EDATA). */
+int append_csv(b2_fout *out, const char *path, run *runs, int nruns);
 /* --baseline FILE (a JSON report): baseline_speedup of every run. */
 int apply_baseline(const char *path, run *runs, int nruns);
 /* "a b c" of the provenance of r's BFS file, for text. */
@@ -116,8 +117,11 @@ typedef struct group {
 int find_groups(group **out, int *ngroups, run *runs, int nruns, int weak);
 void free_groups(group *g, int n);
 
-/* svg.c */
-/* Also report.json, report.csv and index.html (the text report included). */
-int write_svgs(const char *dir, run *runs, int nruns, const report_opts *o);
+/* svg.c: the plots, report.json, report.csv and index.html (the text report
+ * included) into DIR (which exists), each staged in out[k] (b2_fout) for the
+ * caller to commit; on failure the ones staged are left for it to discard. */
+#define REPORT_NSVG 7
+int write_svgs(b2_fout out[REPORT_NSVG], const char *dir, run *runs, int nruns,
+               const report_opts *o);
 
 #endif

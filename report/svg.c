@@ -3,13 +3,10 @@
  * against GPUs across runs, frontier size per level. Every drawn value also
  * sits in data-* attributes and a <title> tooltip, so the numbers can be read
  * back (the tests do) and hovered in a browser. */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include "report.h"
 
 /* Series colours: ten well-separated ones (Tableau 10), then hues a golden
@@ -68,23 +65,25 @@ enum { SEG_EXPAND, SEG_EXP_TD, SEG_EXP_BU, SEG_FOLD, SEG_UPDATE, SEG_TERM, SEG_P
 static const char *const seg_color[NSEG] = {"#4e79a7", "#f28e2b", "#ffbe7d", "#59a14f",
                                             "#e15759", "#76b7b2", "#edc948", "#bab0ac"};
 
+/* A file being written under DIR: staged under a temporary by b2_fout,
+ * renamed by bfs-report only when every output succeeded. */
 typedef struct svgf {
+	b2_fout *o;
 	FILE *f;
-	char *path, *tmp;
 } svgf;
 
-static int svg_open(svgf *s, const char *dir, const char *name, int w, int h, const char *title)
+static int svg_open(svgf *s, b2_fout *o, const char *dir, const char *name, int w, int h,
+                    const char *title)
 {
 	int error = 0;
-	size_t n = strlen(dir) + strlen(name) + 64;
+	size_t n = strlen(dir) + strlen(name) + 2;
+	char *path = NULL;
+	s->o = o;
 	s->f = NULL;
-	s->path = s->tmp = NULL;
-	B2_TRY(b2_alloc(&s->path, n, "file name"));
-	B2_TRY(b2_alloc(&s->tmp, n, "file name"));
-	snprintf(s->path, n, "%s/%s", dir, name);
-	snprintf(s->tmp, n, "%s/.%s.tmp-%ld", dir, name, (long)getpid());
-	if ((s->f = fopen(s->tmp, "w")) == NULL)
-		B2_FAIL(B2_EIO, "cannot write %s: %s", s->tmp, strerror(errno));
+	B2_TRY(b2_alloc(&path, n, "file name"));
+	snprintf(path, n, "%s/%s", dir, name);
+	B2_TRY(b2_fout_open(o, path));
+	s->f = o->f;
 	if (w > 0) {
 		fprintf(s->f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		              "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
@@ -95,27 +94,21 @@ static int svg_open(svgf *s, const char *dir, const char *name, int w, int h, co
 		        w / 2, title);
 	}
 done:
+	free(path);
 	return error;
 }
 
+/* Completes the staged file (every write checked), or removes it. */
 static int svg_close(svgf *s, int error, int is_svg)
 {
-	if (s->f) {
-		if (is_svg)
-			fputs("</svg>\n", s->f);
-		/* on the disk before it takes the final name, as the HDF5 outputs */
-		if (!error && (fflush(s->f) != 0 || fsync(fileno(s->f)) != 0))
-			error = b2_err(B2_EIO, "cannot write %s: %s", s->tmp, strerror(errno));
-		if ((ferror(s->f) || fclose(s->f) != 0) && !error)
-			error = b2_err(B2_EIO, "cannot write %s", s->tmp);
-		s->f = NULL;
-		if (!error && rename(s->tmp, s->path) != 0)
-			error = b2_err(B2_EIO, "cannot rename %s to %s: %s", s->tmp, s->path, strerror(errno));
-		if (error)
-			unlink(s->tmp);
-	}
-	free(s->path);
-	free(s->tmp);
+	if (!s->o || !s->o->f)
+		return error;
+	if (is_svg && !error)
+		fputs("</svg>\n", s->f);
+	if (!error)
+		error = b2_fout_close(s->o);
+	if (error)
+		b2_fout_discard(s->o);
 	return error;
 }
 
@@ -238,7 +231,7 @@ static void run_label(char *b, size_t n, const run *r)
 /* One chart with one scale for every run: run i's searches are bars in slot
  * i, its harmonic mean a dashed line over the slot; labels and means sit
  * under the axis and in the legend below, never over the bars. */
-static int plot_teps(const char *dir, run *runs, int nruns)
+static int plot_teps(b2_fout *out, const char *dir, run *runs, int nruns)
 {
 	int error = 0;
 	int64_t nbars = 0;
@@ -256,7 +249,7 @@ static int plot_teps(const char *dir, run *runs, int nruns)
 	const int pw = (int)fmin(1500, fmax(700, (double)nbars * 4)), W = 100 + pw + 30;
 	const int top = 50, PH = 300, H = top + PH + 70 + 16 * nruns;
 	svgf s;
-	B2_TRY(svg_open(&s, dir, "teps.svg", W, H, "TEPS per search (GTEPS); dashed: harmonic mean of each run"));
+	B2_TRY(svg_open(&s, out, dir, "teps.svg", W, H, "TEPS per search (GTEPS); dashed: harmonic mean of each run"));
 	FILE *f = s.f;
 	axis ay;
 	ax_linear(&ay, 0, ymax > 0 ? ymax : 1, top + PH, top);
@@ -351,7 +344,7 @@ static void segments(double *v, int *split, const run *r)
 	v[SEG_OTHER] = r->nused > 0 && r->time_st.mean > sum ? r->time_st.mean - sum : 0;
 }
 
-static int plot_phases(const char *dir, run *runs, int nruns)
+static int plot_phases(b2_fout *out, const char *dir, run *runs, int nruns)
 {
 	int error = 0;
 	static const char *const seg_name[NSEG] = {
@@ -361,7 +354,7 @@ static int plot_phases(const char *dir, run *runs, int nruns)
 	const int bwid = 60, W = 120 + (bwid + 30) * (nruns > 2 ? nruns : 2) + 260, H = 460;
 	double ymax = 0;
 	svgf s;
-	B2_TRY(svg_open(&s, dir, "phases.svg", W, H, "Time per BFS phase"));
+	B2_TRY(svg_open(&s, out, dir, "phases.svg", W, H, "Time per BFS phase"));
 	FILE *f = s.f;
 	fprintf(f, "<text x=\"%d\" y=\"38\" text-anchor=\"middle\" font-size=\"11\">mean seconds per search "
 	           "(phases: summed over levels, mean over ranks); a bar adds up to the mean search time</text>\n",
@@ -500,7 +493,7 @@ static void scaling_panel(FILE *f, run *runs, group *g, int ng, int weak, double
 	*first_series += ng;
 }
 
-static int plot_scaling(const char *dir, run *runs, int nruns)
+static int plot_scaling(b2_fout *out, const char *dir, run *runs, int nruns)
 {
 	int error = 0;
 	group *g[2] = {NULL, NULL};
@@ -511,7 +504,7 @@ static int plot_scaling(const char *dir, run *runs, int nruns)
 	int panels = (ng[0] > 0) + (ng[1] > 0), nser = ng[0] + ng[1];
 	const int pw = 400, W = 40 + (panels ? panels : 1) * (pw + 110), top = 60, ph = 320;
 	const int H = top + ph + 60 + 18 * nser + 20;
-	B2_TRY(svg_open(&s, dir, "scaling.svg", W, H, "Harmonic-mean TEPS against GPUs"));
+	B2_TRY(svg_open(&s, out, dir, "scaling.svg", W, H, "Harmonic-mean TEPS against GPUs"));
 	FILE *f = s.f;
 	if (!panels)
 		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">No scaling series: it needs runs of one graph "
@@ -536,19 +529,19 @@ static int plot_scaling(const char *dir, run *runs, int nruns)
 done:
 	free_groups(g[0], ng[0]);
 	free_groups(g[1], ng[1]);
-	return s.path ? svg_close(&s, error, 1) : error;
+	return svg_close(&s, error, 1);
 }
 
 /* ---- frontier size per level -------------------------------------------------------- */
 
-static int plot_frontier(const char *dir, run *runs, int nruns)
+static int plot_frontier(b2_fout *out, const char *dir, run *runs, int nruns)
 {
 	int error = 0;
 	const int W = 980, H = 440 > 110 + 16 * nruns + 120 ? 440 : 110 + 16 * nruns + 120;
 	int64_t lmax = 1;
 	double vmin = INFINITY, vmax = 0;
 	svgf s;
-	B2_TRY(svg_open(&s, dir, "frontier.svg", W, H,
+	B2_TRY(svg_open(&s, out, dir, "frontier.svg", W, H,
 	                "Frontier size per level (vertices discovered, mean over searches)"));
 	FILE *f = s.f;
 	for (int i = 0; i < nruns; i++)
@@ -625,25 +618,25 @@ done:
 }
 
 /* A plain file in dir written by fn (report.json, report.csv). */
-static int write_plain(const char *dir, const char *name, run *runs, int nruns,
+static int write_plain(b2_fout *out, const char *dir, const char *name, run *runs, int nruns,
                        int (*fn)(FILE *, run *, int))
 {
 	int error = 0;
 	svgf s;
-	B2_TRY(svg_open(&s, dir, name, 0, 0, NULL));
+	B2_TRY(svg_open(&s, out, dir, name, 0, 0, NULL));
 	error = fn(s.f, runs, nruns);
 done:
 	return svg_close(&s, error, 0);
 }
 
-static int write_index(const char *dir, run *runs, int nruns, const report_opts *o)
+static int write_index(b2_fout *out, const char *dir, run *runs, int nruns, const report_opts *o)
 {
 	int error = 0;
 	svgf s;
 	char *text = NULL;
 	size_t tlen = 0;
 	FILE *mem = NULL;
-	B2_TRY(svg_open(&s, dir, "index.html", 0, 0, NULL));
+	B2_TRY(svg_open(&s, out, dir, "index.html", 0, 0, NULL));
 	FILE *f = s.f;
 	/* the text report (Graph500 blocks, provenance, comparison and
 	 * scaling tables) as it prints */
@@ -677,18 +670,16 @@ done:
 	return svg_close(&s, error, 0);
 }
 
-int write_svgs(const char *dir, run *runs, int nruns, const report_opts *o)
+int write_svgs(b2_fout out[REPORT_NSVG], const char *dir, run *runs, int nruns, const report_opts *o)
 {
 	int error = 0;
-	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-		B2_FAIL(B2_EIO, "cannot create the plot directory %s: %s", dir, strerror(errno));
-	B2_TRY(plot_teps(dir, runs, nruns));
-	B2_TRY(plot_phases(dir, runs, nruns));
-	B2_TRY(plot_scaling(dir, runs, nruns));
-	B2_TRY(plot_frontier(dir, runs, nruns));
-	B2_TRY(write_plain(dir, "report.json", runs, nruns, print_json));
-	B2_TRY(write_plain(dir, "report.csv", runs, nruns, print_csv));
-	B2_TRY(write_index(dir, runs, nruns, o));
+	B2_TRY(plot_teps(&out[0], dir, runs, nruns));
+	B2_TRY(plot_phases(&out[1], dir, runs, nruns));
+	B2_TRY(plot_scaling(&out[2], dir, runs, nruns));
+	B2_TRY(plot_frontier(&out[3], dir, runs, nruns));
+	B2_TRY(write_plain(&out[4], dir, "report.json", runs, nruns, print_json));
+	B2_TRY(write_plain(&out[5], dir, "report.csv", runs, nruns, print_csv));
+	B2_TRY(write_index(&out[6], dir, runs, nruns, o));
 done:
 	return error;
 }

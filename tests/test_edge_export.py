@@ -86,6 +86,14 @@ p = export(src, "-o", src)
 R.check("output_is_input_refused", p.returncode == 2 and load(src)[0].shape == E.shape, p.stderr)
 p = export(P("missing.h5"), "-o", P("m.el"))
 R.check("missing_input_exit_4", p.returncode == 4 and "missing.h5" in p.stderr, p.stderr)
+# write failures name the file and the reason, and leave no temporary
+p = export(src, "-o", P("nodir/x.el"))
+R.check("no_directory_exit_4", p.returncode == 4 and P("nodir/x.el") in p.stderr
+        and "No such file or directory" in p.stderr and not leftovers(), p.stderr)
+os.makedirs(P("adir.el"))
+p = export(src, "-o", P("adir.el"))
+R.check("rename_onto_directory_exit_4", p.returncode == 4 and P("adir.el") in p.stderr
+        and "Is a directory" in p.stderr and os.path.isdir(P("adir.el")) and not leftovers(), p.stderr)
 p = b2ref.run(2, "edge-export", src, "-o", P("two.el"), check=False)
 R.check("two_ranks_same_output", p.returncode == 0 and open(P("two.el")).read() == open(P("g.el")).read(), p.stderr)
 sys.exit(1 if R.failed else 0)

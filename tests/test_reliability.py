@@ -207,14 +207,19 @@ def full_disks():
             R.check("%s (%d): nothing on the disk" % (name, np_), not fs.left(), str(fs.left()))
         finally:
             fs.close()
-    # bfs-report: plots on a full disk, the report elsewhere: neither stays,
-    # the plot directory it made is removed, the message gives the reason
+    # bfs-report: plots on a full disk, the report and the --append table
+    # elsewhere: no report, the table unchanged, the plot directory it made
+    # is removed, the message gives the reason
+    camp = T + "/camp.csv"
+    rc, err, _ = run(1, "bfs-report", b, v, "--append", camp)
+    R.check("setup: bfs-report --append", rc == 0, err[-300:])
     for np_ in (1, 2):
         fs = Tmpfs("m", 200, True)
         try:
             rep, svg = T + "/rep.txt", os.path.join(fs.dir, "plots")
-            case("bfs-report --svg on a full disk", np_, "bfs-report", [b, v, "--svg", svg, "-o", rep], 4,
-                 [svg, "No space left on device"], [rep, svg], [b, v])
+            case("bfs-report --svg on a full disk", np_, "bfs-report",
+                 [b, v, "--svg", svg, "-o", rep, "--append", camp], 4,
+                 [svg, "No space left on device"], [rep, svg], [b, v, camp], [T])
             R.check("bfs-report --svg on a full disk (%d): nothing on the disk" % np_, not fs.left(),
                     str(fs.left()))
         finally:
@@ -224,6 +229,16 @@ def full_disks():
             rep, svg = os.path.join(fs.dir, "rep.txt"), T + "/plots"
             case("bfs-report -o on a full disk, --svg elsewhere", np_, "bfs-report",
                  [b, v, "--svg", svg, "-o", rep], 4, [rep], [rep, svg], [b, v])
+        finally:
+            fs.close()
+        fs = Tmpfs("m", 200, True)
+        try:
+            new, rep, svg = os.path.join(fs.dir, "new.csv"), T + "/rep.txt", T + "/plots"
+            case("bfs-report --append on a full disk, -o and --svg elsewhere", np_, "bfs-report",
+                 [b, v, "--svg", svg, "-o", rep, "--append", new], 4, [new, "No space left on device"],
+                 [new, rep, svg], [b, v], [T])
+            R.check("bfs-report --append on a full disk (%d): nothing on the disk" % np_, not fs.left(),
+                    str(fs.left()))
         finally:
             fs.close()
 
