@@ -23,7 +23,9 @@
 #                         1 rank x 2 threads and 2 ranks x 1 thread, top-down and
 #                         auto, beside gapbs (GAPBS_BFS=/path/to/gapbs/bfs: its
 #                         `bfs -g SCALE -k 16 -n 64` in the same run, its Graph500
-#                         rate = our mean nedge / its average time) and the
+#                         rate = our mean nedge / its average time; PAIRS (5) runs
+#                         of gapbs and of our 1x1 auto back to back, each pair's
+#                         ratio printed) and the
 #                         Graph500 reference BFS (G500_BFS=/path/to/graph500_reference_bfs);
 #                         each column skipped when its variable is unset; then the
 #                         lattice and the chain, auto against top-down.
@@ -211,10 +213,22 @@ cpu)
   done
   if [ -n "${GAPBS_BFS:-}" ]; then
     # gapbs generates its own Kronecker graph of the same scale and degree;
-    # its rate in Graph500 counting uses our mean nedge at this scale
-    for r in $(seq "${REPS:-1}"); do
-      OMP_NUM_THREADS=2 "$GAPBS_BFS" -g "$SCALE" -k "$EF" -n "$NROOTS" 2>&1 | grep -E '^Average Time' |
-        awk -v ne="$(nedge_mean "$SCALE")" '{printf "gapbs                        average %.3f ms  Graph500 rate %.3f GTEPS (our mean nedge %.0f / its average time)\n", $3 * 1e3, ne / $3 * 1e-9, ne}'
+    # its rate in Graph500 counting uses our mean nedge at this scale. The
+    # two run back to back, pair by pair: this machine's speed drifts over
+    # minutes, so only neighbouring runs compare.
+    ne=$(nedge_mean "$SCALE")
+    p=$(part "$SCALE" 1x1)
+    for r in $(seq "${PAIRS:-5}"); do
+      g=$(OMP_NUM_THREADS=2 "$GAPBS_BFS" -g "$SCALE" -k "$EF" -n "$NROOTS" 2>&1 | awk '/^Average Time/ {print $3}')
+      OMP_NUM_THREADS=2 "$BIN/bfs-gpu" -q "$p" -n "$NROOTS" --keep-pred none --backend cpu -o "$WORK/pair.h5"
+      python3 - "$WORK/pair.h5" "$g" "$ne" <<'PY'
+import sys, h5py
+t = h5py.File(sys.argv[1], "r")["time"][...].mean()
+g, ne = float(sys.argv[2]), float(sys.argv[3])
+print("pair  gapbs average %.3f ms (Graph500 rate %.3f GTEPS)  bfs2d 1x1 2 threads auto mean %.3f ms  bfs2d/gapbs speed %.2fx"
+      % (g * 1e3, ne / g * 1e-9, t * 1e3, g / t))
+PY
+      rm -f "$WORK/pair.h5"
     done
   else
     echo "gapbs: skipped (set GAPBS_BFS)"

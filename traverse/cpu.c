@@ -122,6 +122,7 @@ static int cpu_begin(void *p, int64_t root_k)
 	memset(k->vis, 0, (size_t)b2_bmp_words(k->nr) * 4);
 	for (int64_t x = 0; x < k->b; x++)
 		k->level[x] = -1;
+	memset(k->pred64, 0xff, (size_t)k->b * 8); /* -1: unreached */
 	k->nfront = 0;
 	if (k->o.pack_front)
 		memset(k->bmp + (size_t)k->g.j * (size_t)(k->bw + 1), 0, (size_t)k->bw * 4);
@@ -129,6 +130,7 @@ static int cpu_begin(void *p, int64_t root_k)
 		int64_t r = (int64_t)k->g.j * k->b + root_k;
 		k->vis[r >> 5] |= 1u << (r & 31);
 		k->level[root_k] = 0;
+		k->pred64[root_k] = ((int64_t)k->g.j * k->g.R + k->g.i) * k->b + root_k;
 		k->front[0] = (uint32_t)root_k;
 		k->nfront = 1;
 		if (k->o.pack_front)
@@ -196,7 +198,8 @@ static inline int visit(uint32_t *vis, uint32_t r)
 typedef struct step {
 	uint32_t *pred, *front, *dst, *bmp;
 	int32_t *level;
-	int64_t *cnt;
+	int64_t *cnt, *pred64;
+	int64_t colbase;     /* global id of local column 0: j*b*R */
 	int64_t b, bw, cap;
 	int j, lvl, pack_front, pack_fold;
 } step;
@@ -234,7 +237,10 @@ static inline void discover(const step *st, tqueue *q, uint32_t r, uint32_t u)
 	int c = (int)(r / (uint64_t)st->b);
 	uint32_t kk = r - (uint32_t)(c * st->b);
 	if (c == st->j) {
+		/* an own vertex found from a local column: its global predecessor
+		 * now, so that resolution has only the fold's to do */
 		st->level[kk] = st->lvl;
+		st->pred64[kk] = st->colbase + u;
 		tq_push(st, q, kk);
 	} else {
 		int64_t off = __atomic_fetch_add(&st->cnt[c], 1, __ATOMIC_RELAXED);
@@ -249,7 +255,8 @@ static inline void discover(const step *st, tqueue *q, uint32_t r, uint32_t u)
 static step step_of(cpu_bk *k, int lvl)
 {
 	return (step){.pred = k->pred, .front = k->front, .dst = k->dst, .bmp = k->bmp,
-	              .level = k->level, .cnt = k->cnt, .b = k->b, .bw = k->bw,
+	              .level = k->level, .cnt = k->cnt, .pred64 = k->pred64,
+	              .colbase = (int64_t)k->g.j * k->b * k->g.R, .b = k->b, .bw = k->bw,
 	              .cap = k->o.fold_cap, .j = k->g.j, .lvl = lvl,
 	              .pack_front = k->o.pack_front, .pack_fold = k->o.pack_fold};
 }
@@ -497,25 +504,22 @@ static int cpu_resolve_bufs(void *p, uint32_t **send, uint32_t **recv)
 	return 0;
 }
 
+/* Own vertices found locally, the root and the unreached already have their
+ * global predecessor (discover, begin); left are those the fold brought:
+ * the sender's grid column s and, in recv, the local column it saw. */
 static int cpu_resolve(void *p, const uint32_t *recv)
 {
 	cpu_bk *k = p;
 	const int64_t b = k->b, R = k->g.R;
-	const int i = k->g.i, j = k->g.j;
+	const int j = k->g.j;
+	if (k->g.C == 1)
+		return 0;
 #pragma omp parallel for schedule(static)
 	for (int64_t x = 0; x < b; x++) {
-		int64_t v = ((int64_t)j * R + i) * b + x;
-		if (k->level[x] < 0)
-			k->pred64[x] = -1;
-		else if (k->level[x] == 0)
-			k->pred64[x] = v;
-		else {
-			uint32_t q = k->pred[(size_t)j * (size_t)b + (size_t)x];
-			if (q & B2_PRED_REMOTE) {
-				int64_t s = q & ~B2_PRED_REMOTE;
-				k->pred64[x] = s * b * R + recv[(size_t)s * (size_t)b + (size_t)x];
-			} else
-				k->pred64[x] = (int64_t)j * b * R + q;
+		uint32_t q = k->pred[(size_t)j * (size_t)b + (size_t)x];
+		if (k->level[x] > 0 && (q & B2_PRED_REMOTE)) {
+			int64_t s = q & ~B2_PRED_REMOTE;
+			k->pred64[x] = s * b * R + recv[(size_t)s * (size_t)b + (size_t)x];
 		}
 	}
 	return 0;
