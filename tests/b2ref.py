@@ -1,6 +1,7 @@
 """tests/b2ref.py — independent serial references for the tests: reading
 bfs2d files with h5py, symmetrizing edge lists, plain BFS, and the 2D ownership
 rule of docs/DESIGN.md written straight from its formulas."""
+import hashlib, signal
 import os, subprocess, sys
 import numpy as np
 import h5py
@@ -50,6 +51,27 @@ def run(np_, prog, *args, check=True, **kw):
 # A missing input is a FAIL, never a skip: a test that quietly tests nothing
 # looks like a test that passed.
 SNAP_DIR = os.path.join(DATA, "snap")
+
+def run_bounded(cmd, limit, env=None):
+    """(exit code, stdout, stderr) of cmd; the exit code is None when it ran
+    past `limit` seconds: its process group is killed, so a hang is a
+    result the test can assert on, not a stuck test."""
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         env=env, start_new_session=True)
+    try:
+        out, err = p.communicate(timeout=limit)
+        return p.returncode, out, err
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        out, err = p.communicate()
+        return None, out, err
+
+
+def digest(path):
+    """sha256 of a file's bytes: inputs are compared before and after."""
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
 
 def need_input(rep, path):
     """One assertion: path is a non-empty regular file. Returns whether it is."""

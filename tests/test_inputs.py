@@ -17,7 +17,7 @@ with no output and no temporary left, and the inputs byte-for-byte unchanged."""
 import glob, hashlib, json, os, shutil, signal, subprocess
 import numpy as np
 import h5py
-from b2ref import Report, BIN, TMP, MPIEXEC, SAN
+from b2ref import Report, BIN, TMP, MPIEXEC, SAN, run_bounded, digest
 import partref
 
 rep = Report()
@@ -30,20 +30,7 @@ def run(np_, prog, *args):
     cmd = [os.path.join(BIN, prog)] + [str(a) for a in args]
     if np_ > 1:
         cmd = MPIEXEC.split() + ["-n", str(np_)] + cmd
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                         start_new_session=True)
-    try:
-        out, err = p.communicate(timeout=LIMIT)
-        return p.returncode, out, err
-    except subprocess.TimeoutExpired:
-        os.killpg(p.pid, signal.SIGKILL)
-        out, err = p.communicate()
-        return None, out, err
-
-
-def digest(path):
-    with open(path, "rb") as f:
-        return hashlib.sha256(f.read()).hexdigest()
+    return run_bounded(cmd, LIMIT)
 
 
 def leftovers(d=TMP):

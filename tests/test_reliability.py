@@ -10,7 +10,7 @@ output nor temporary left, inputs byte-for-byte unchanged, no timeout."""
 import glob, hashlib, os, shutil, signal, socket, subprocess, sys, time
 import numpy as np
 import h5py
-from b2ref import Report, BIN, TMP, MPIEXEC, SAN
+from b2ref import Report, BIN, TMP, MPIEXEC, SAN, run_bounded, digest
 
 R = Report()
 T = TMP
@@ -27,19 +27,11 @@ def cmd_of(np_, prog, args):
 
 def run(np_, prog, *args, env=ENV):
     """(returncode or None on timeout, stderr, stdout)"""
-    p = subprocess.Popen(cmd_of(np_, prog, args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True, env=env, start_new_session=True)
-    try:
-        out, err = p.communicate(timeout=TIMEOUT)
-        return p.returncode, err, out
-    except subprocess.TimeoutExpired:
-        os.killpg(p.pid, signal.SIGKILL)
-        out, err = p.communicate()
-        return None, err, out
+    rc, out, err = run_bounded(cmd_of(np_, prog, args), TIMEOUT, env)
+    return rc, err, out
 
 
-def sha(path):
-    return hashlib.sha256(open(path, "rb").read()).hexdigest()
+sha = digest
 
 
 def temporaries(d):
