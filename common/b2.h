@@ -181,6 +181,11 @@ int b2_parse_i64(int64_t *out, const char *s, const char *what, int64_t min, int
 int b2_parse_double(double *out, const char *s, const char *what, double min, double max);
 /* "RxC" with R, C >= 1. */
 int b2_parse_grid(int *rows, int *cols, const char *s);
+/* One of a fixed set of words: names is NULL-terminated; *out = values[i]
+ * (or i when values is NULL) for the name s matches; else B2_EUSAGE with
+ * "WHAT: expected a, b or c, got 'S'". */
+int b2_parse_choice(int *out, const char *s, const char *what, const char *const *names,
+                    const int *values);
 /* Comma-separated list of doubles; returns the count in *n (at most max). */
 int b2_parse_doubles(double *out, int *n, int max, const char *s, const char *what);
 

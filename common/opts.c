@@ -96,6 +96,23 @@ int b2_parse_i64(int64_t *out, const char *s, const char *what, int64_t min, int
 	return 0;
 }
 
+int b2_parse_choice(int *out, const char *s, const char *what, const char *const *names,
+                    const int *values)
+{
+	char list[512] = "";
+	size_t len = 0;
+	int n = 0;
+	for (; names[n]; n++)
+		if (!strcmp(s, names[n])) {
+			*out = values ? values[n] : n;
+			return 0;
+		}
+	for (int i = 0; i < n && len < sizeof list; i++)
+		len += (size_t)snprintf(list + len, sizeof list - len, "%s%s",
+		                        i == 0 ? "" : i == n - 1 ? " or " : ", ", names[i]);
+	return b2_usage_err("%s: expected %s, got '%s'", what, list, s);
+}
+
 int b2_parse_double(double *out, const char *s, const char *what, double min, double max)
 {
 	char *end;

@@ -84,10 +84,8 @@ static int parse(opts *o, int argc, char **argv)
 		      : ends_with(out, ".el") ? "el" : NULL;
 	if (!fmt)
 		return b2_usage_err("%s: cannot tell the format from the name (.mtx, .el or .wel); give --format", out);
-	if (!strcmp(fmt, "mtx")) o->format = FMT_MTX;
-	else if (!strcmp(fmt, "el")) o->format = FMT_EL;
-	else if (!strcmp(fmt, "wel")) o->format = FMT_WEL;
-	else return b2_usage_err("--format: expected mtx, el or wel, got '%s'", fmt);
+	B2_TRY(b2_parse_choice(&o->format, fmt, "--format", (const char *[]){"mtx", "el", "wel", NULL},
+	                       (const int[]){FMT_MTX, FMT_EL, FMT_WEL}));
 	if (o->symmetric && o->format != FMT_MTX)
 		return b2_usage_err("--symmetric is for Matrix Market (.mtx) output only");
 done:

@@ -153,14 +153,9 @@ static int parse_opts(opts *o, int argc, char **argv)
 			o->id_cache = 1;
 			break;
 		case OPT_IDMAP:
-			if (!strcmp(optarg, "auto"))
-				o->idmap = SNAP_MAP_AUTO;
-			else if (!strcmp(optarg, "bitmap"))
-				o->idmap = SNAP_MAP_BITMAP;
-			else if (!strcmp(optarg, "hash"))
-				o->idmap = SNAP_MAP_HASH;
-			else
-				return b2_usage_err("--id-map: expected auto, bitmap or hash, got '%s'", optarg);
+			B2_TRY(b2_parse_choice(&o->idmap, optarg, "--id-map",
+			                       (const char *[]){"auto", "bitmap", "hash", NULL},
+			                       (const int[]){SNAP_MAP_AUTO, SNAP_MAP_BITMAP, SNAP_MAP_HASH}));
 			break;
 		default:
 			error = b2_std_option(&o->std, c, optarg, help);

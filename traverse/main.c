@@ -102,10 +102,8 @@ static int parse(opts *o, int argc, char **argv)
 			o->backend = optarg;
 			break;
 		case 3:
-			if (!strcmp(optarg, "auto")) o->bitmap = B2_BITMAP_AUTO;
-			else if (!strcmp(optarg, "on")) o->bitmap = B2_BITMAP_ON;
-			else if (!strcmp(optarg, "off")) o->bitmap = B2_BITMAP_OFF;
-			else return b2_usage_err("--bitmap: expected auto, on or off, got '%s'", optarg);
+			B2_TRY(b2_parse_choice(&o->bitmap, optarg, "--bitmap", (const char *[]){"auto", "on", "off", NULL},
+			                       (const int[]){B2_BITMAP_AUTO, B2_BITMAP_ON, B2_BITMAP_OFF}));
 			o->bitmap_s = optarg;
 			break;
 		case 4:
@@ -120,24 +118,21 @@ static int parse(opts *o, int argc, char **argv)
 			break;
 		case 6: B2_TRY(b2_parse_i64(&o->warmup, optarg, "--warmup", 0, 100)); break;
 		case 7:
-			if (!strcmp(optarg, "auto")) o->ipc = B2_IPC_AUTO;
-			else if (!strcmp(optarg, "push")) o->ipc = B2_IPC_PUSH;
-			else if (!strcmp(optarg, "off")) o->ipc = B2_IPC_OFF;
-			else return b2_usage_err("--ipc: expected auto, push or off, got '%s'", optarg);
+			B2_TRY(b2_parse_choice(&o->ipc, optarg, "--ipc", (const char *[]){"auto", "push", "off", NULL},
+			                       (const int[]){B2_IPC_AUTO, B2_IPC_PUSH, B2_IPC_OFF}));
 			break;
 		case 8:
-			if (!strcmp(optarg, "auto")) o->direction = B2_DIRECTION_AUTO;
-			else if (!strcmp(optarg, "top-down")) o->direction = B2_DIRECTION_TOP_DOWN;
-			else if (!strcmp(optarg, "bottom-up")) o->direction = B2_DIRECTION_BOTTOM_UP;
-			else return b2_usage_err("--direction: expected auto, top-down or bottom-up, got '%s'", optarg);
+			B2_TRY(b2_parse_choice(&o->direction, optarg, "--direction",
+			                       (const char *[]){"auto", "top-down", "bottom-up", NULL},
+			                       (const int[]){B2_DIRECTION_AUTO, B2_DIRECTION_TOP_DOWN,
+			                                     B2_DIRECTION_BOTTOM_UP}));
 			o->direction_s = optarg;
 			break;
 		case 9: B2_TRY(b2_parse_double(&o->alpha, optarg, "--alpha", 1e-3, 1e9)); break;
 		case 10: B2_TRY(b2_parse_double(&o->beta, optarg, "--beta", 1e-3, 1e9)); break;
 		case 11:
-			if (!strcmp(optarg, "any")) o->roots_lc = 0;
-			else if (!strcmp(optarg, "largest-component")) o->roots_lc = 1;
-			else return b2_usage_err("--roots: expected any or largest-component, got '%s'", optarg);
+			B2_TRY(b2_parse_choice(&o->roots_lc, optarg, "--roots",
+			                       (const char *[]){"any", "largest-component", NULL}, NULL));
 			break;
 		default:
 			error = b2_std_option(&std, c, optarg, help);
