@@ -38,6 +38,15 @@ CFLAGS   += -DB2_HAVE_CUDA
 NVFLAGS  ?= -O3 -std=c++17 -gencode arch=compute_90,code=[sm_90,compute_90] -lineinfo \
             -Xcompiler -Wall,-Wextra -Icommon
 CUDA_LIBS := -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lpthread -lstdc++
+# host code that calls the CUDA runtime (traverse/ipc.c, nccl.c)
+CFLAGS   += -I$(CUDA_HOME)/include
+# NCCL transport: built when nccl.h is found (the CUDA toolkit ships it;
+# NCCL_HOME elsewhere); libnccl is loaded at run time, not linked
+NCCL_HOME ?= $(CUDA_HOME)
+ifneq ($(wildcard $(NCCL_HOME)/include/nccl.h),)
+HAVE_NCCL := 1
+CFLAGS   += -DB2_HAVE_NCCL -I$(NCCL_HOME)/include
+endif
 endif
 
 # The commit built in (provenance.c, --version): `git describe` of this

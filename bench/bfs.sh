@@ -10,15 +10,22 @@
 #                         k = 1, 2, 4, 8 edges per thread at scales $KSCALES (21);
 #                         weak scaling 1x1 / 1x2 / 2x1 / 2x2 at $WEAK (21) + 0 / 1 / 1 / 2
 #                         (as many GPUs as there are), bitmap on / off / auto,
-#                         exchanges by CUDA IPC pull mode (auto), CUDA IPC
-#                         copies (--ipc push) and MPI (--ipc off);
+#                         transports pull (auto), CUDA IPC copies (ipc) and
+#                         MPI (mpi);
+#                         the transports (PARTS "transports"): 1x1 at scale
+#                         $TP_SCALE - 1 (22 - 1) and grids $TP_GRIDS (1x2 2x1)
+#                         at $TP_SCALE, direction $TP_DIRS (auto), each
+#                         transport in $TRANSPORTS (pull nccl nccl-sockets mpi
+#                         ipc; nccl-sockets: NCCL_P2P_DISABLE=1
+#                         NCCL_SHM_DISABLE=1, NCCL's network transport as a
+#                         stand-in for ranks on different nodes);
 #                         the big graphs last, so a time limit cuts the least.
 #                         a 2D lattice and a long chain (PARTS "shapes"),
 #                         auto against top-down; the direction rule's alpha x
 #                         beta at scales $AB_SCALES (PARTS "ab": ALPHAS, BETAS);
 #                         PARTS (default "k weak one shapes") picks the sections;
-#                         IPC_PUSH=0 / IPC_OFF=0 leave out the --ipc push /
-#                         --ipc off rows; BITMAPS picks the bitmap modes.
+#                         IPC_PUSH=0 / IPC_OFF=0 leave out the ipc / mpi rows
+#                         of the weak scaling; BITMAPS picks the bitmap modes.
 #   bench/bfs.sh cpu      this machine: the CPU backend at scale $SCALE (18), as
 #                         1 rank x 2 threads and 2 ranks x 1 thread, top-down and
 #                         auto, beside gapbs (GAPBS_BFS=/path/to/gapbs/bfs: its
@@ -169,9 +176,27 @@ gpu)
           [ $n = 1 ] && [ $bm != auto ] && continue
           bfs "weak-$g-s$s-$d-$bm" $n "$p" --backend cuda --bitmap $bm --direction $d
           [ $n = 1 ] || [ "${IPC_PUSH:-1}" = 0 ] ||
-            bfs "weak-$g-s$s-$d-$bm-push" $n "$p" --backend cuda --bitmap $bm --ipc push --direction $d
+            bfs "weak-$g-s$s-$d-$bm-ipc" $n "$p" --backend cuda --bitmap $bm --transport ipc --direction $d
           [ $n = 1 ] || [ "${IPC_OFF:-1}" = 0 ] ||
-            bfs "weak-$g-s$s-$d-$bm-mpi" $n "$p" --backend cuda --bitmap $bm --ipc off --direction $d
+            bfs "weak-$g-s$s-$d-$bm-mpi" $n "$p" --backend cuda --bitmap $bm --transport mpi --direction $d
+        done
+      done
+    done
+  fi
+  if [[ " $PARTS " == *" transports "* ]]; then
+    S=${TP_SCALE:-22}
+    echo "## transports: 1x1 at scale $((S - 1)), ${TP_GRIDS:-1x2 2x1} at scale $S, direction ${TP_DIRS:-auto}"
+    bfs "tp-1x1-s$((S - 1))" 1 "$(part $((S - 1)) 1x1)" --backend cuda
+    for g in ${TP_GRIDS:-1x2 2x1}; do
+      n=$(( ${g%x*} * ${g#*x} )); [ "$n" -le "$NGPU" ] || continue
+      p=$(part "$S" $g)
+      for d in ${TP_DIRS:-auto}; do
+        for tp in ${TRANSPORTS:-pull nccl nccl-sockets mpi ipc}; do
+          if [ $tp = nccl-sockets ]; then
+            NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 LEVELS=0 bfs "tp-$g-s$S-$d-$tp" $n "$p" --backend cuda --direction $d --transport nccl
+          else
+            LEVELS=0 bfs "tp-$g-s$S-$d-$tp" $n "$p" --backend cuda --direction $d --transport $tp
+          fi
         done
       done
     done

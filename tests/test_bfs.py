@@ -178,15 +178,23 @@ if rep.check("edgeless graph runs", p.returncode == 0, p.stderr[-300:]):
     with h5py.File(out, "r") as f:
         rep.eq("edgeless graph: no roots", len(f["roots"][...]), 0)
 
-# ---- --ipc on the CPU backend: every mode accepted, messages go by MPI ------
-for ipc in ("auto", "push", "off"):
-    out = os.path.join(TMP, "ipc-%s.h5" % ipc)
-    p = bfs(4, partition(graphs[0], 2, 2), "--backend", "cpu", "-n", "2", "--ipc", ipc, "-o", out)
-    if rep.check("cpu --ipc %s runs" % ipc, p.returncode == 0, p.stderr[-300:]):
+# ---- --transport on the CPU backend: messages go by MPI; the device ---------
+# transports are refused with a reason (exit 2), --ipc is the old name
+for args, ok in ((["--transport", "auto"], 1), (["--transport", "mpi"], 1), (["--ipc", "auto"], 1),
+                 (["--ipc", "off"], 1), (["--transport", "pull"], 0), (["--transport", "ipc"], 0),
+                 (["--transport", "nccl"], 0), (["--ipc", "push"], 0)):
+    tag = "cpu " + " ".join(args)
+    out = os.path.join(TMP, "tp-%s.h5" % "-".join(args))
+    p = bfs(4, partition(graphs[0], 2, 2), "--backend", "cpu", "-n", "2", *args, "-o", out)
+    if ok and rep.check(tag + " runs", p.returncode == 0, p.stderr[-300:]):
         with h5py.File(out, "r") as f:
             x = f.attrs["exchange"]
-            rep.eq("cpu --ipc %s: exchange" % ipc, x.decode() if isinstance(x, bytes) else x,
+            rep.eq(tag + ": exchange", x.decode() if isinstance(x, bytes) else x,
                    "expand mpi, fold mpi")
+    if not ok:
+        rep.eq(tag + ": exit 2", p.returncode, 2)
+        rep.check(tag + ": says why", "CUDA backend" in p.stderr, p.stderr[-300:])
+        rep.check(tag + ": no output", not os.path.exists(out))
 
 # ---- bad input: one clear message, the documented code, no output ----------
 g0 = graphs[0]
@@ -230,7 +238,7 @@ if p.returncode == 0:
         b = f.attrs["backend"]
         rep.eq("--backend auto picked", b.decode() if isinstance(b, bytes) else b, "cpu")
     os.unlink(target)
-for args in (["--bitmap", "maybe"], ["--edges-per-thread", "3"], ["--keep-pred", "some"], ["-n", "0"], ["--backend", "gpu"], ["--ipc", "on"],
+for args in (["--bitmap", "maybe"], ["--edges-per-thread", "3"], ["--keep-pred", "some"], ["-n", "0"], ["--backend", "gpu"], ["--ipc", "on"], ["--transport", "shm"],
              ["--direction", "sideways"], ["--alpha", "0"], ["--beta", "x"]):
     expect("option " + " ".join(args), 2, 1, partition(g0, 1, 1), *args)
 expect("missing -o", 2, 1, partition(g0, 1, 1), "-o", target) if False else None

@@ -2,12 +2,16 @@
 serial BFS, on the grids the visible GPUs allow (1x1, 1x2, 2x1, 2x2, 1x3,
 3x1) and on 2x3 with GPUs shared (the warning checked): levels of every kept
 search equal, trees valid; bitmap on/off/auto, k = 1, 2, 4, 8 edges per
-thread, every --direction (auto, top-down, bottom-up) and the three exchange
-paths (CUDA IPC pull mode, CUDA IPC copies, MPI) crossed give the same
-levels, with the `exchange` attribute naming the path; too little device memory (memory held by another process) exits 4
+thread, every --direction (auto, top-down, bottom-up) and every --transport
+(auto, pull, ipc, nccl, mpi, and NCCL forced onto its socket transport)
+crossed give the same levels, with the `exchange` attribute naming the
+transport; a named transport that cannot serve (pull or nccl with GPUs
+shared) exits 2; too little device memory (memory held by another process) exits 4
 with what is needed and free, and leaves no output. Prints nothing and
 passes where no GPU is visible or CUDA was not built (CI); run on a GPU host
-by bench/gpu-check.sh. B2_GPU_SCALE (default 14) sets the R-MAT scale."""
+by bench/gpu-check.sh. B2_GPU_SCALE (default 14) sets the R-MAT scale;
+B2_GPU_QUICK=1 keeps the R-MAT graph on the two-GPU grids and every
+transport and direction only (a first look after a change)."""
 import os, subprocess, sys
 import numpy as np
 import h5py
@@ -17,13 +21,17 @@ from partref import Graph, check_bfs
 
 rep = Report()
 SCALE = int(os.environ.get("B2_GPU_SCALE", "14"))
+QUICK = os.environ.get("B2_GPU_QUICK") == "1"
 
-def bfs(np_, *args):
+# NCCL on its network (socket) transport: a stand-in for ranks on different nodes
+SOCKETS = {"NCCL_P2P_DISABLE": "1", "NCCL_SHM_DISABLE": "1"}
+
+def bfs(np_, *args, env=None):
     cmd = [os.path.join(BIN, "bfs-gpu")] + [str(a) for a in args]
     if np_ > 1:
         cmd = MPIEXEC.split() + ["-n", str(np_)] + cmd
     return subprocess.run(cmd, capture_output=True, text=True, timeout=600,
-                          env=dict(os.environ, OMP_NUM_THREADS=os.environ.get("OMP_NUM_THREADS", "4")))
+                          env=dict(os.environ, OMP_NUM_THREADS=os.environ.get("OMP_NUM_THREADS", "4"), **(env or {})))
 
 tiny = os.path.join(TMP, "gputiny.h5")
 partref.write_edges(tiny, 4, np.array([[0, 1], [1, 2]]))
@@ -52,26 +60,35 @@ def attr(f, k):
     v = f.attrs[k]
     return v.decode() if isinstance(v, bytes) else v
 
-def run(g, R, C, backend, *extra, nroots=8):
+def expected(R, C, opt):
+    """The exchange attribute --transport / --ipc / --bitmap should give on one
+    node with a GPU per rank."""
+    tp = opt.get("--transport", {"push": "ipc", "off": "mpi"}.get(opt.get("--ipc"), "auto"))
+    bitmaps = opt.get("--bitmap") != "off"
+    via = {"pull": "cuda-ipc-pull", "ipc": "cuda-ipc", "nccl": "nccl", "mpi": "mpi"}.get(
+        tp, "cuda-ipc-pull" if bitmaps else "cuda-ipc")
+    return "expand %s, fold %s" % ("none" if R == 1 else via, "none" if C == 1 else via)
+
+def run(g, R, C, backend, *extra, nroots=8, env=None):
     part = os.path.join(TMP, "%s.%dx%d.h5" % (g.name, R, C))
     if not os.path.exists(part):
         partref.partition(g.path, R, C, part)
-    out = os.path.join(TMP, "b-%s-%dx%d-%s-%s.h5" % (g.name, R, C, backend, "_".join(map(str, extra))))
-    p = bfs(R * C, part, "--backend", backend, "-n", nroots, *extra, "-o", out)
-    tag = "%s %dx%d %s %s" % (g.name, R, C, backend, " ".join(map(str, extra)))
+    sock = "-sockets" if env else ""
+    out = os.path.join(TMP, "b-%s-%dx%d-%s-%s%s.h5" % (g.name, R, C, backend, "_".join(map(str, extra)), sock))
+    p = bfs(R * C, part, "--backend", backend, "-n", nroots, *extra, "-o", out, env=env)
+    tag = "%s %dx%d %s %s%s" % (g.name, R, C, backend, " ".join(map(str, extra)), " (NCCL on sockets)" if env else "")
     if not rep.check(tag + " runs", p.returncode == 0, "exit %d: %s" % (p.returncode, p.stderr[-600:])):
         return {}
     with h5py.File(out, "r") as f:
         rep.eq(tag + " backend", attr(f, "backend"), backend)
         if backend == "cuda":
-            # one node: pull mode unless --ipc push / off or --bitmap off;
-            # a 1-wide side has no exchange
+            # one node: pull unless another transport is named or --bitmap
+            # off; a 1-wide side has no exchange
             opt = dict(zip(map(str, extra[::2]), map(str, extra[1::2])))
-            ipc = opt.get("--ipc", "auto")
-            via = {"off": "mpi", "push": "cuda-ipc"}.get(ipc, "cuda-ipc" if opt.get("--bitmap") == "off" else "cuda-ipc-pull")
-            want = "expand %s, fold %s" % ("none" if R == 1 else via, "none" if C == 1 else via)
             if R * C <= ngpu:
-                rep.eq(tag + " exchange", attr(f, "exchange"), want)
+                rep.eq(tag + " exchange", attr(f, "exchange"), expected(R, C, opt))
+                if "nccl" in expected(R, C, opt):
+                    rep.check(tag + " nccl_version", attr(f, "nccl_version").startswith("2."))
             else:  # GPUs shared: IPC within one GPU may be refused, then MPI
                 print("# %s: exchange %s" % (tag, attr(f, "exchange")))
     if R * C > ngpu and backend == "cuda":
@@ -83,8 +100,8 @@ def same(tag, a, b):
     ok = len(a) > 0 and a.keys() == b.keys() and all(np.array_equal(a[r], b[r]) for r in a)
     rep.check(tag, ok)
 
-for g in graphs:
-    for R, C in [(1, 1), (1, 2), (2, 1), (2, 2), (1, 3), (3, 1), (2, 3)]:
+for g in graphs[:1] if QUICK else graphs:
+    for R, C in [(1, 2), (2, 1)] if QUICK else [(1, 1), (1, 2), (2, 1), (2, 2), (1, 3), (3, 1), (2, 3)]:
         # 2x3 runs with GPUs shared (allowed for testing, with a warning)
         if R * C > ngpu and not (R * C == 6 and ngpu >= 2):
             continue
@@ -93,18 +110,32 @@ for g in graphs:
         same("%s %dx%d cuda levels == cpu levels" % (g.name, R, C), cu, cp)
         for d in ("top-down", "bottom-up"):
             same("%s %dx%d cuda --direction %s == cpu" % (g.name, R, C, d), run(g, R, C, "cuda", "--direction", d), cp)
+        own = R * C <= ngpu  # a GPU per rank: every transport
         if R * C > 1:
-            for ipc in ("push", "off"):
+            for tp in (("pull", "ipc", "nccl", "mpi") if own else ("ipc", "mpi")):
                 for d in ("auto", "top-down", "bottom-up"):
-                    same("%s %dx%d cuda --ipc %s --direction %s == cpu" % (g.name, R, C, ipc, d),
-                         run(g, R, C, "cuda", "--ipc", ipc, "--direction", d), cp)
-        if R * C == min(4, ngpu) and R * C > 1:
+                    same("%s %dx%d cuda --transport %s --direction %s == cpu" % (g.name, R, C, tp, d),
+                         run(g, R, C, "cuda", "--transport", tp, "--direction", d), cp)
+            if own:
+                for d in ("auto", "top-down", "bottom-up"):
+                    same("%s %dx%d cuda --transport nccl --direction %s, NCCL on sockets == cpu" % (g.name, R, C, d),
+                         run(g, R, C, "cuda", "--transport", "nccl", "--direction", d, env=SOCKETS), cp)
+                same("%s %dx%d cuda --ipc push (old name) == cpu" % (g.name, R, C),
+                     run(g, R, C, "cuda", "--ipc", "push"), cp)
+            else:  # GPUs shared: no device levels, no NCCL
+                for tp in ("pull", "nccl"):
+                    p = bfs(R * C, os.path.join(TMP, "%s.%dx%d.h5" % (g.name, R, C)), "--backend", "cuda",
+                            "--transport", tp, "-o", os.path.join(TMP, "refused.h5"))
+                    rep.eq("%s %dx%d --transport %s, GPUs shared: exit 2" % (g.name, R, C, tp), p.returncode, 2)
+                    rep.check("%s %dx%d --transport %s, GPUs shared: says why" % (g.name, R, C, tp),
+                              "share GPUs" in p.stderr, p.stderr[-300:])
+        if R * C == min(4, ngpu) and R * C > 1 and not QUICK:
             for m in ("on", "off"):
-                for ipc in ("auto", "push", "off"):
+                for tp in ("auto", "ipc", "nccl", "mpi"):
                     for d in ("auto", "bottom-up"):
-                        same("%s %dx%d cuda --bitmap %s --ipc %s --direction %s == cpu" % (g.name, R, C, m, ipc, d),
-                             run(g, R, C, "cuda", "--bitmap", m, "--ipc", ipc, "--direction", d), cp)
-    for k in (1, 2, 8):
+                        same("%s %dx%d cuda --bitmap %s --transport %s --direction %s == cpu" % (g.name, R, C, m, tp, d),
+                             run(g, R, C, "cuda", "--bitmap", m, "--transport", tp, "--direction", d), cp)
+    for k in () if QUICK else (1, 2, 8):
         same("%s 1x1 cuda k=%d == k=4" % (g.name, k), run(g, 1, 1, "cuda", "--edges-per-thread", k), run(g, 1, 1, "cuda"))
 
 # Too little device memory: another process (PyTorch, where installed) holds
@@ -114,7 +145,7 @@ try:
     have_torch = True
 except ImportError:
     have_torch = False
-if have_torch:
+if have_torch and not QUICK:
     big = os.path.join(TMP, "rmat20.h5")
     subprocess.run(MPIEXEC.split() + ["-n", "4", os.path.join(BIN, "rmat-gen"), "-q", "-s", "20", "-o", big], check=True)
     subprocess.run(MPIEXEC.split() + ["-n", "4", os.path.join(BIN, "partition2d"), "-q", "--grid", "1x1", big, "-o", big + ".p"], check=True)

@@ -89,6 +89,24 @@ typedef struct b2_bkopts {
 	int device;           /* CUDA device ordinal */
 } b2_bkopts;
 
+/* Where message data lies: the transports (transport.h) say which they
+ * need, the backends give it there. */
+enum { B2_MEM_HOST = 0, B2_MEM_DEVICE = 1 };
+
+/* A device backend's memory that transports address (NCCL) or map into the
+ * peers (CUDA IPC). share[] are whole allocations, laid out alike on every
+ * rank, so that an address in a peer's copy is its base plus the same
+ * offset as here. */
+enum { B2_SHARE_RECV, B2_SHARE_BMP, B2_SHARE_PRED, B2_NSHARE };
+typedef struct b2_regions {
+	void *share[B2_NSHARE]; /* receive area; discovery bitmaps and the own
+	                           visited block; local-row predecessors */
+	uint32_t *slot[2];      /* [dir]: receive slot s at slot[dir] + s * slotw */
+	int64_t slotw;
+	void *stream;           /* the cudaStream_t of the backend's work */
+	int device;             /* CUDA device ordinal */
+} b2_regions;
+
 typedef struct b2_backend {
 	const char *name;
 	/* Places the graph (the backend may keep or copy g's arrays; g stays the
@@ -99,79 +117,82 @@ typedef struct b2_backend {
 	int (*host_alloc)(void *out_ptr, size_t bytes, const char *what);
 	void (*host_free)(void *p);
 	/* Resets bitmap and levels; root_k >= 0: this rank owns the root.
-	 * Returns when that is done (pull mode's peers read the frontier). */
+	 * Returns when that is done (peers may read the frontier in place). */
 	int (*begin)(void *bk, int64_t root_k);
-	/* The current frontier as a message for the grid-column peers. */
-	int (*front_msg)(void *bk, int bitmap, b2_msg *out);
+	/* The current frontier as a message for the grid-column peers, its data
+	 * in memory `mem` (B2_MEM_). */
+	int (*front_msg)(void *bk, int bitmap, int mem, b2_msg *out);
 	/* Makes received messages (slot s = sender's grid row for expand, grid
 	 * column for fold; slot `self` ignored) available to expand/update.
-	 * dir: B2_DIR_EXPAND or B2_DIR_FOLD. In pull mode the data pointers are
-	 * NULL and only the counts are given: the backend reads the peers'
-	 * bitmaps in place. */
+	 * dir: B2_DIR_EXPAND or B2_DIR_FOLD. Data in host memory is copied in;
+	 * data already in the backend's own receive slot (a device transport
+	 * put it there) is used where it is. With device levels the data
+	 * pointers are NULL and only the counts are given. */
 	int (*stage_in)(void *bk, int dir, const b2_msg *in, int nslots, int self);
 	/* Bottom-up levels need the visited state of every local row, which the
-	 * rows' owners (the grid-row peers) hold. Through MPI: *send = this
-	 * rank's own block of the visited bitmap (bmp_words(b) words), *recv =
-	 * room for C of them; the caller allgathers along the grid row, then
-	 * visited_in merges them. With device-direct exchanges along the grid
-	 * row the backend reads the peers' blocks itself (visited_in(NULL)). */
-	int (*visited_bufs)(void *bk, uint32_t **send, uint32_t **recv);
+	 * rows' owners (the grid-row peers) hold: *send = this rank's own block
+	 * of the visited bitmap (bmp_words(b) words), *recv = room for C of
+	 * them, both in memory `mem`; the transport allgathers along the grid
+	 * row, then visited_in merges them. visited_in(NULL): the backend reads
+	 * the peers' blocks in place (peers() was given the row). */
+	int (*visited_bufs)(void *bk, int mem, uint32_t **send, uint32_t **recv);
 	int (*visited_in)(void *bk, const uint32_t *recv);
 	/* The local step of level lvl in direction `dir` (B2_TOP_DOWN or
 	 * B2_BOTTOM_UP) over the own frontier and the staged expand messages;
 	 * cnt[c] = vertices discovered for grid column c (cnt[j]: the new own
-	 * frontier so far); *examined = edges looked at. In pull mode nothing
-	 * is returned (cnt and *examined come with the update) and nothing waits:
-	 * the row peers are signalled on the device when the step is done. */
+	 * frontier so far); *examined = edges looked at. With device levels
+	 * nothing is returned (cnt and *examined come with the update) and
+	 * nothing waits. */
 	int (*expand)(void *bk, int lvl, int dir, int64_t *cnt, int64_t *examined);
-	/* Outgoing fold messages for every c != j (use_bitmap[c] picks the form). */
-	int (*fold_msgs)(void *bk, const int *use_bitmap, b2_msg *out);
+	/* Outgoing fold messages for every c != j (use_bitmap[c] picks the
+	 * form), in memory `mem`. With device levels: bitmaps, count -1. */
+	int (*fold_msgs)(void *bk, const int *use_bitmap, int mem, b2_msg *out);
 	/* Frontier update over the staged fold messages; st->front = new
 	 * frontier size, st->degree = the sum of its tuple degrees (the
 	 * direction heuristic's edge count), st->examined = the level's edges
-	 * looked at when the step could not say (pull mode), else untouched. */
+	 * looked at when the step could not say (device levels), else untouched. */
 	int (*update)(void *bk, int lvl, b2_level_stats *st);
-	/* Deferred predecessors: *send = the local-row predecessor words
-	 * (C blocks of b) to exchange along the grid row, *recv a buffer of the
-	 * same size; then resolve() turns them into global ids. */
-	int (*resolve_bufs)(void *bk, uint32_t **send, uint32_t **recv);
-	int (*resolve)(void *bk, const uint32_t *recv);
+	/* Deferred predecessors (the paper's section 3.6), in one request and
+	 * one answer round along the grid row, only for the vertices the fold
+	 * brought: pred_requests: out[s] = list of the owned k whose provisional
+	 * predecessor is row peer s (out[j] empty); pred_answers: in[c] = peer
+	 * c's requests, out[c] = the local columns this rank recorded for them,
+	 * in the same order; pred_resolve(in) turns in[s] (the answers to the
+	 * requests to s) into global ids. All data in memory `mem`.
+	 * pred_resolve(NULL): nothing to exchange (C == 1), or the backend reads
+	 * the row peers' predecessors in place (peers() was given the row). */
+	int (*pred_requests)(void *bk, int mem, b2_msg *out);
+	int (*pred_answers)(void *bk, int mem, const b2_msg *in, b2_msg *out);
+	int (*pred_resolve)(void *bk, const b2_msg *in);
 	/* Global predecessors of owned vertices, -1 unreached: [b] on the host. */
 	int (*pred)(void *bk, int64_t *out);
 	/* Sum of tuple_degree over reached owned vertices. */
 	int (*degree_sum)(void *bk, int64_t *sum);
-	/* Optional, NULL where not offered: device-direct messages between the
-	 * ranks of one node (CUDA IPC), instead of MPI through host buffers.
-	 * peer_export writes B2_PEER_BLOB bytes naming this rank's receive areas
-	 * and predecessor array. peer_open(dir, n, me, blobs) maps those of the n
-	 * ranks of the exchange dir (blobs[p*B2_PEER_BLOB], p != me); it fails,
-	 * quietly, when one cannot be mapped; blobs NULL unmaps (the exchange
-	 * goes back to MPI). Once open: front_msg / fold_msgs give device data,
-	 * peer_send copies out[p] into peer p's slot `me` and returns when the
-	 * copies are complete, stage_in takes the messages from the rank's own
-	 * receive area, and resolve (recv NULL) reads the row peers'
-	 * predecessors itself. */
-	int (*peer_export)(void *bk, void *blob);
-	int (*peer_open)(void *bk, int dir, int n, int me, const void *blobs);
-	int (*peer_send)(void *bk, int dir, const b2_msg *out, int n, int me);
-	/* Optional, pull mode (the search decides: every exchange open as above,
-	 * bitmaps allowed, GPUs not shared): pull_mode(bk, 1) switches
-	 * stage_in / expand / update to reading the peers' bitmaps in place,
-	 * with device-side signals between expansion and update, so that the
+	/* Optional, device backends (NULL: message data is host memory only).
+	 * regions: the memory transports address or map. peers: the n peers of
+	 * exchange dir, their share[] mapped into this process (peer[me]
+	 * unused), so that the backend reads their data in place (device
+	 * levels' bitmaps and flags, the visited blocks, the predecessors);
+	 * n == 0 forgets them. */
+	int (*regions)(void *bk, b2_regions *r);
+	int (*peers)(void *bk, int dir, int n, int me, const b2_regions *peer);
+	/* Optional: device levels (the search decides: every exchange moves
+	 * bitmaps device to device, by reading the peers in place or by a
+	 * device transport into the own slots, and the GPUs are not shared):
+	 * stage_in / expand / update run a level with no host wait inside; the
 	 * host waits once per level, in update. Every rank must run the same
 	 * levels and start a level only when all finished the last.
-	 * pull_phases: device time of the last search's nlev levels in the
+	 * level_phases: device time of the last search's nlev levels in the
 	 * phases expand exchange, expansion, fold exchange, update (ph[0..3]),
 	 * and in all of them (*span); lv, when not NULL, gets the five per
 	 * level (lv[5*l + x]). */
-	int (*pull_mode)(void *bk, int on);
-	int (*pull_phases)(void *bk, int nlev, double *ph, double *span, double *lv);
+	int (*device_levels)(void *bk, int on);
+	int (*level_phases)(void *bk, int nlev, double *ph, double *span, double *lv);
 } b2_backend;
 
 enum { B2_DIR_EXPAND = 0, B2_DIR_FOLD = 1 };
-#define B2_PEER_BLOB 256
-/* Pull mode works on grids whose sides have at most this many ranks (one
- * kernel argument names every peer's bitmap). */
+/* Reading peers in place works on grids whose sides have at most this many
+ * ranks (one kernel argument names every peer's bitmap). */
 #define B2_PULL_MAX 32
 
 extern const b2_backend b2_cpu_backend;

@@ -25,6 +25,7 @@ typedef struct cpu_bk {
 	uint32_t *allfront; /* [nc] local columns to expand */
 	uint32_t *colmask;  /* [nc/32] sorts allfront (sequential CSC reads) */
 	int64_t *pred64;    /* [b] */
+	uint32_t *ans;      /* [C][b] answers to the row peers' predecessor requests */
 	b2_msg *in;         /* staged messages, [max(R,C)] */
 	int nin, self;
 	/* bottom-up: the local block row-major, the column frontier as a
@@ -50,7 +51,7 @@ static void cpu_destroy(void *p)
 	free(k->vis); free(k->level); free(k->pred); free(k->front); free(k->dst);
 	free(k->bmp); free(k->cnt); free(k->allfront); free(k->colmask); free(k->pred64); free(k->in);
 	free(k->row_ptr); free(k->col_idx); free(k->fcol); free(k->vsend); free(k->vrecv);
-	free(k->nzrow);
+	free(k->nzrow); free(k->ans);
 	free(k);
 }
 
@@ -97,6 +98,8 @@ static int cpu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 	B2_TRY(b2_calloc(&k->pred, (size_t)k->nr, 4, "predecessors"));
 	B2_TRY(b2_calloc(&k->front, (size_t)k->b, 4, "frontier"));
 	B2_TRY(b2_calloc(&k->dst, (size_t)k->nr, 4, "fold lists"));
+	if (g->C > 1)
+		B2_TRY(b2_alloc(&k->ans, (size_t)k->nr * 4, "predecessor answers"));
 	B2_TRY(b2_calloc(&k->bmp, (size_t)g->C * (size_t)(k->bw + 1), 4, "bitmaps"));
 	B2_TRY(b2_calloc(&k->cnt, (size_t)g->C, 8, "counters"));
 	B2_TRY(b2_calloc(&k->allfront, (size_t)k->nc, 4, "expanded frontier"));
@@ -140,9 +143,12 @@ static int cpu_begin(void *p, int64_t root_k)
 	return 0;
 }
 
-static int cpu_front_msg(void *p, int bitmap, b2_msg *m)
+/* Host memory only: `mem` is always B2_MEM_HOST (no device transport
+ * serves a backend without regions). */
+static int cpu_front_msg(void *p, int bitmap, int mem, b2_msg *m)
 {
 	cpu_bk *k = p;
+	(void)mem;
 	m->count = k->nfront;
 	m->bitmap = bitmap;
 	if (bitmap) {
@@ -292,9 +298,10 @@ static void get_shifted(uint32_t *dst, const uint32_t *src, int64_t srcw, int64_
 		dst[nw - 1] &= (1u << (n & 31)) - 1;
 }
 
-static int cpu_visited_bufs(void *p, uint32_t **send, uint32_t **recv)
+static int cpu_visited_bufs(void *p, int mem, uint32_t **send, uint32_t **recv)
 {
 	cpu_bk *k = p;
+	(void)mem;
 	get_shifted(k->vsend, k->vis, b2_bmp_words(k->nr), k->b, (int64_t)k->g.j * k->b);
 	*send = k->vsend;
 	*recv = k->vrecv;
@@ -438,9 +445,10 @@ static int cpu_expand(void *p, int lvl, int dir, int64_t *cnt_out, int64_t *exam
 	return 0;
 }
 
-static int cpu_fold_msgs(void *p, const int *use_bitmap, b2_msg *out)
+static int cpu_fold_msgs(void *p, const int *use_bitmap, int mem, b2_msg *out)
 {
 	cpu_bk *k = p;
+	(void)mem;
 	for (int c = 0; c < k->g.C; c++) {
 		out[c].count = k->cnt[c];
 		out[c].bitmap = use_bitmap[c];
@@ -496,31 +504,58 @@ static int cpu_update(void *p, int lvl, b2_level_stats *st)
 	return 0;
 }
 
-static int cpu_resolve_bufs(void *p, uint32_t **send, uint32_t **recv)
-{
-	cpu_bk *k = p;
-	*send = k->pred;
-	*recv = k->dst;
-	return 0;
-}
-
 /* Own vertices found locally, the root and the unreached already have their
- * global predecessor (discover, begin); left are those the fold brought:
- * the sender's grid column s and, in recv, the local column it saw. */
-static int cpu_resolve(void *p, const uint32_t *recv)
+ * global predecessor (discover, begin); left are those the fold brought,
+ * whose provisional predecessor is the sender's grid column s: they are
+ * requested from s (lists in dst, free after the levels). */
+static int cpu_pred_requests(void *p, int mem, b2_msg *out)
 {
 	cpu_bk *k = p;
-	const int64_t b = k->b, R = k->g.R;
+	const int64_t b = k->b;
 	const int j = k->g.j;
-	if (k->g.C == 1)
-		return 0;
-#pragma omp parallel for schedule(static)
+	(void)mem;
+	for (int c = 0; c < k->g.C; c++)
+		out[c] = (b2_msg){k->dst + (size_t)c * (size_t)b, 0, 0};
 	for (int64_t x = 0; x < b; x++) {
 		uint32_t q = k->pred[(size_t)j * (size_t)b + (size_t)x];
 		if (k->level[x] > 0 && (q & B2_PRED_REMOTE)) {
-			int64_t s = q & ~B2_PRED_REMOTE;
-			k->pred64[x] = s * b * R + recv[(size_t)s * (size_t)b + (size_t)x];
+			b2_msg *m = &out[q & ~B2_PRED_REMOTE];
+			m->data[m->count++] = (uint32_t)x;
 		}
+	}
+	return 0;
+}
+
+/* Peer c asks for the local columns recorded for rows c*b + k. */
+static int cpu_pred_answers(void *p, int mem, const b2_msg *in, b2_msg *out)
+{
+	cpu_bk *k = p;
+	const int64_t b = k->b;
+	(void)mem;
+	for (int c = 0; c < k->g.C; c++) {
+		const int64_t n = c == k->g.j ? 0 : in[c].count;
+		const uint32_t *pc = k->pred + (size_t)c * (size_t)b;
+		out[c] = (b2_msg){k->ans + (size_t)c * (size_t)b, n, 0};
+#pragma omp parallel for schedule(static) if (n > 65536)
+		for (int64_t x = 0; x < n; x++)
+			out[c].data[x] = pc[in[c].data[x]];
+	}
+	return 0;
+}
+
+/* The answers of row peer s: its grid column's columns start at s*b*R. */
+static int cpu_pred_resolve(void *p, const b2_msg *in)
+{
+	cpu_bk *k = p;
+	const int64_t b = k->b, R = k->g.R;
+	if (!in) /* C == 1: nothing came by the fold */
+		return 0;
+	for (int s = 0; s < k->g.C; s++) {
+		const uint32_t *req = k->dst + (size_t)s * (size_t)b;
+		const int64_t n = s == k->g.j ? 0 : in[s].count;
+#pragma omp parallel for schedule(static) if (n > 65536)
+		for (int64_t x = 0; x < n; x++)
+			k->pred64[req[x]] = s * b * R + in[s].data[x];
 	}
 	return 0;
 }
@@ -557,8 +592,9 @@ const b2_backend b2_cpu_backend = {
 	.expand = cpu_expand,
 	.fold_msgs = cpu_fold_msgs,
 	.update = cpu_update,
-	.resolve_bufs = cpu_resolve_bufs,
-	.resolve = cpu_resolve,
+	.pred_requests = cpu_pred_requests,
+	.pred_answers = cpu_pred_answers,
+	.pred_resolve = cpu_pred_resolve,
 	.pred = cpu_pred,
 	.degree_sum = cpu_degree_sum,
 };

@@ -11,10 +11,13 @@
  * test-then-atomicOr on the visited bitmap), discoveries set bits in one
  * bitmap per destination grid column (counted and, when small, turned into
  * lists afterwards), then the update kernel over what the fold brought.
- * Messages go through pinned host buffers and MPI, or GPU to GPU (CUDA IPC)
- * between ranks of a node: copied into the receiver's slots, or, in pull
- * mode (cu_pull_level), read where they lie, the GPUs signalling each other
- * through flags, so that a level needs the host only at its end. */
+ * How messages travel is the transports' business (transport.h): the
+ * backend gives them in host or device memory, takes them from host memory
+ * or from its own receive slots, and, where a transport mapped the peers'
+ * memory (CUDA IPC), reads the peers' data in place. With device levels a
+ * level needs the host only at its end: messages are bitmaps, read in place
+ * (the GPUs signalling each other through flags) or put into the slots by
+ * a transport on the stream (NCCL). */
 #include <cuda_runtime.h>
 #include <cub/cub.cuh>
 #include <stdarg.h>
@@ -76,7 +79,7 @@ static __device__ __forceinline__ void put_col(uint32_t *dst, uint64_t *deg,
 }
 
 enum { PULL_MAX = B2_PULL_MAX };
-enum { PULL_EV = 4, PULL_LEVELS = 4096 }; /* events per level; levels with a timed wait */
+enum { PULL_EV = 5, PULL_LEVELS = 4096 }; /* events per level; levels with a timed wait */
 
 /* Bitmaps that one launch works on (blockIdx.y picks one in k_unpack; every
  * thread visits all in k_update_words), and a number per bitmap: the offset
@@ -100,7 +103,7 @@ __global__ void k_gather(const uint32_t *__restrict__ src, int64_t n, uint32_t o
  * shuffles, one atomic per warp for the output position; bitmap blockIdx.y
  * of src, indices + its tag. With limit set, nothing is done when
  * *limit > cap (the bitmap will travel as it is). A bitmap may be a peer
- * GPU's (pull mode): read uncached (ld.cv). */
+ * GPU's (device levels): read uncached (ld.cv). */
 __global__ void k_unpack(Sources src, int64_t nwords, uint32_t *__restrict__ dst,
                          uint64_t *__restrict__ deg, const uint64_t *__restrict__ colptr,
                          unsigned *counter, const unsigned long long *limit, unsigned cap)
@@ -528,7 +531,7 @@ struct FlagPtrs {
  * new frontier (count NULL: not counted), the last block handing the total
  * to the host through mapped memory and zeroing count and done for the
  * next level; zero *reset (the next level's unpacking counter). */
-/* What pull mode's update hands the host at the end of a level (mapped
+/* What device levels' update hands the host at the end of a level (mapped
  * pinned memory): the new frontier's size and degree sum, and the edges the
  * level's step examined. */
 struct LevelStats {
@@ -713,6 +716,51 @@ __global__ void k_resolve(const int32_t *__restrict__ level, const uint32_t *__r
 	}
 }
 
+/* The lean predecessor exchange (backend.h). The owner: every owned vertex
+ * gets its global predecessor where it knows it; those the fold brought
+ * from row peer s are appended to the request list for s (order does not
+ * matter: the answers come back in the list's order). */
+__global__ void k_pred_requests(const int32_t *__restrict__ level, const uint32_t *__restrict__ pred,
+                                int64_t b, int64_t R, int64_t i, int64_t j,
+                                int64_t *__restrict__ out, unsigned long long *cnt, uint32_t *req)
+{
+	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < b;
+	     x += (int64_t)gridDim.x * blockDim.x) {
+		const int lv = level[x];
+		int64_t p = -1;
+		if (lv == 0)
+			p = (j * R + i) * b + x;
+		else if (lv > 0) {
+			const uint32_t q = pred[j * b + x];
+			if (q & B2_PRED_REMOTE) {
+				const uint32_t s = q & ~B2_PRED_REMOTE;
+				req[s * b + atomicAdd(&cnt[s], 1ull)] = (uint32_t)x;
+			} else
+				p = j * b * R + q;
+		}
+		out[x] = p;
+	}
+}
+
+/* A row peer's requests answered in place: list[x] (an owned k of the
+ * peer) becomes the local column recorded for row rowbase + k. */
+__global__ void k_pred_answers(uint32_t *list, int64_t n, const uint32_t *__restrict__ pred,
+                               uint32_t *out)
+{
+	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < n;
+	     x += (int64_t)gridDim.x * blockDim.x)
+		out[x] = __ldg(&pred[list[x]]);
+}
+
+/* The answers of row peer s (its grid column's columns start at s*b*R). */
+__global__ void k_pred_apply(const uint32_t *__restrict__ req, const uint32_t *__restrict__ ans,
+                             int64_t n, int64_t base, int64_t *out)
+{
+	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < n;
+	     x += (int64_t)gridDim.x * blockDim.x)
+		out[req[x]] = base + ans[x];
+}
+
 __global__ void k_degsum(const int32_t *__restrict__ level, const int64_t *__restrict__ tdeg,
                          int64_t b, unsigned long long *sum)
 {
@@ -752,8 +800,9 @@ struct cu_bk {
 	int64_t nfront;
 	int self;            /* own slot of the messages staged last */
 	b2_msg *in_msgs;     /* [max(R,C)] */
-	/* device-direct exchanges (CUDA IPC): peers' receive areas and
-	 * predecessor arrays, mapped; [dir][peer], NULL for self */
+	/* the peers' shared regions, mapped by a transport (CUDA IPC) for
+	 * reading in place: receive areas, bitmaps, predecessor arrays;
+	 * [dir][peer], NULL for self; peer[dir]: mapped */
 	int peer[2], npeer[2];
 	uint32_t **peer_in[2], **peer_bmp[2], **peer_pred;
 	/* pull mode: flag words (in the receive area, after the slots), where
@@ -764,23 +813,24 @@ struct cu_bk {
 	cudaEvent_t *ev;
 	int nev;
 	unsigned long long *wait_ns, *h_wait_ns; /* per level: the update's wait */
-	LevelStats *h_ls, *d_ls; /* pull mode's level counts: mapped pinned */
-	int pull, plev;      /* pull mode on; levels begun in this search */
-	int64_t *ncol;       /* pull mode: the column peers' frontier sizes [R] */
+	LevelStats *h_ls, *d_ls; /* device levels' level counts: mapped pinned */
+	int devlev, plev;    /* device levels on; levels begun in this search */
+	int64_t *ncol;       /* device levels: the column peers' frontier sizes [R] */
+	uint32_t *ans;       /* [C][b] answers to the row peers' predecessor requests */
 	/* bottom-up: the local block row-major, the column frontier as a bitmap
 	 * over local columns, the row peers' visited blocks (MPI) */
 	uint64_t *rowptr;
 	uint32_t *colidx, *fcol, *vrecv, *nzrow;
 	uint32_t *h_vsend, *h_vrecv;
 	/* the step's counts: [c < C] discoveries per grid column, [C] the own
-	 * column's degrees, [C + 1] edges examined (pull mode: the last two are
+	 * column's degrees, [C + 1] edges examined (device levels: the last two are
 	 * the update's counters); the update's: [0] frontier, [1] its degrees */
 	unsigned long long *lc, *h_lc, *dstat, *h_stat;
 	int64_t own_degree;  /* lc[C] of the last step */
 };
 
 /* Receive area: R expand slots, then C fold slots, slotw words each, then
- * C flag words (pull mode); one allocation, so one IPC handle names them
+ * C flag words (device levels); one allocation, so one IPC handle names them
  * all; the same layout on every rank, so a sender finds its slot in a
  * peer's area at the offset of its own. */
 static size_t slot_off(const cu_bk *k, int dir, int s)
@@ -819,11 +869,11 @@ static size_t vown_off(const cu_bk *k)
 /* The sets a level reads its frontier from and writes its discoveries to. */
 static int front_set(const cu_bk *k)
 {
-	return k->pull ? (k->plev & 1) ^ 1 : 0;
+	return k->devlev ? (k->plev & 1) ^ 1 : 0;
 }
 static int disc_set(const cu_bk *k)
 {
-	return k->pull ? k->plev & 1 : 0;
+	return k->devlev ? k->plev & 1 : 0;
 }
 
 static int cu_host_alloc(void *out, size_t bytes, const char *what)
@@ -843,19 +893,19 @@ static void cu_host_free(void *p)
 		cudaFreeHost(p);
 }
 
-static int cu_peer_open(void *p, int dir, int n, int me, const void *blobs);
+static int cu_peers(void *p, int dir, int n, int me, const b2_regions *peer);
 
 static void cu_destroy(void *p)
 {
 	cu_bk *k = (cu_bk *)p;
 	if (!k)
 		return;
-	cu_peer_open(k, B2_DIR_EXPAND, 0, 0, NULL);
-	cu_peer_open(k, B2_DIR_FOLD, 0, 0, NULL);
+	cu_peers(k, B2_DIR_EXPAND, 0, 0, NULL);
+	cu_peers(k, B2_DIR_FOLD, 0, 0, NULL);
 	void *dev[] = {k->colptr, k->deg, k->cumul, k->rowidx, k->vis, k->pred, k->front, k->dst,
 	               k->bmp, k->af, k->in, k->level, k->tdeg, k->pred64, k->tmpcnt,
 	               k->dsum, k->cubtmp, k->wait_ns, k->rowptr, k->colidx, k->fcol, k->vrecv,
-	               k->dstat, k->lc, k->nzrow};
+	               k->dstat, k->lc, k->nzrow, k->ans};
 	for (size_t x = 0; x < sizeof dev / sizeof dev[0]; x++)
 		if (dev[x])
 			cudaFree(dev[x]);
@@ -976,6 +1026,8 @@ static int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 		need += g->nnz * 4 + (size_t)(k->nr + 1) * 8 * 2 + (size_t)b2_bmp_words(k->nc) * 4 +
 		        (size_t)b2_bmp_words(k->nr) * 4 +
 		        (size_t)g->C * (size_t)(k->bw + 1) * 4 * 2;
+	if (g->C > 1) /* the answers to the predecessor requests */
+		need += (size_t)k->nr * 4;
 	cudaMemGetInfo(&fre, &tot);
 	if (need > fre) {
 		error = b2_err(B2_EIO_, "not enough device memory on GPU %d (%s): the graph and search state need %.2f GiB, %.2f GiB are free of %.2f GiB",
@@ -1002,6 +1054,8 @@ static int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 	DALLOC(k->in, (flags_off(k) + (size_t)g->C) * 4);
 	k->flags = k->in + flags_off(k);
 	DALLOC(k->pred64, (size_t)k->b * 8);
+	if (g->C > 1)
+		DALLOC(k->ans, (size_t)k->nr * 4);
 	DALLOC(k->lc, (size_t)(g->C + 2) * 8);
 	DALLOC(k->tmpcnt, (size_t)(g->C + 3) * 4);
 	DALLOC(k->wait_ns, (size_t)(PULL_LEVELS + 1) * 8);
@@ -1115,17 +1169,17 @@ static int unpack(cu_bk *k, const uint32_t *src, uint32_t off, uint32_t *dst, ui
 
 /* The frontier lives in the own column's bitmap; a list message is made
  * from it on demand. */
-static int cu_front_msg(void *p, int bitmap, b2_msg *m)
+static int cu_front_msg(void *p, int bitmap, int mem, b2_msg *m)
 {
 	cu_bk *k = (cu_bk *)p;
 	int error = 0;
-	const uint32_t *src = bitmap ? bmp_of(k, k->g.j) : k->front;
+	const uint32_t *src = bitmap ? bmp_set(k, front_set(k), k->g.j) : k->front;
 	m->count = k->nfront;
 	m->bitmap = bitmap;
 	if (!bitmap && k->nfront &&
 	    (error = unpack(k, bmp_of(k, k->g.j), 0, k->front, NULL, k->g.C, 0, NULL, 0)))
 		return error;
-	if (k->peer[B2_DIR_EXPAND]) {
+	if (mem == B2_MEM_DEVICE) { /* the transport's copies follow on the stream */
 		m->data = (uint32_t *)src;
 		return 0;
 	}
@@ -1139,15 +1193,16 @@ static int cu_front_msg(void *p, int bitmap, b2_msg *m)
 	return 0;
 }
 
-/* ---- pull mode: a level without host round trips inside -----------------
+/* ---- device levels: a level without host round trips inside -------------
  * Level lvl writes the discovery bitmaps of set lvl & 1; the frontier it
- * expands is the own-column bitmap of the other set, on this rank and, read
- * in place, on its column peers. After the local step the row peers are
- * signalled; once they have signalled too, the update reads their
- * discovery bitmaps for this grid column in place. Why no copy can be
- * overwritten early: a rank writes a set again only two levels later, and
- * every rank has finished each level (search.c's allgather of the level
- * counts) before any starts the next. Events time the phases. */
+ * expands is the own-column bitmap of the other set, on this rank and on
+ * its column peers (read in place, or sent into the expand slots). After
+ * the local step the row peers are signalled (read in place) or sent the
+ * bitmaps; once they have signalled too, the update reads their discovery
+ * bitmaps for this grid column. Why nothing read in place is overwritten
+ * early: a rank writes a set again only two levels later, and every rank
+ * has finished each level (search.c's allgather of the level counts)
+ * before any starts the next. Events time the phases. */
 static int pull_events(cu_bk *k, int lvl)
 {
 	int need = lvl * PULL_EV;
@@ -1168,20 +1223,20 @@ static cudaEvent_t *level_events(cu_bk *k)
 	return k->ev + (size_t)(k->plev - 1) * PULL_EV;
 }
 
-static int cu_pull_mode(void *p, int on)
+static int cu_device_levels(void *p, int on)
 {
-	((cu_bk *)p)->pull = on;
+	((cu_bk *)p)->devlev = on;
 	return 0;
 }
 
 static int cu_stage_in(void *p, int dir, const b2_msg *in, int nslots, int self)
 {
 	cu_bk *k = (cu_bk *)p;
-	int any = 0, error = 0;
+	int error = 0;
 	k->self = self;
-	if (k->pull) {
-		/* only the sizes: the bitmaps are read where they are; the level
-		 * begins here */
+	if (k->devlev) {
+		/* only the sizes: the bitmaps are read in place or arrive in the
+		 * own slots on the stream; the level begins here */
 		if (dir == B2_DIR_EXPAND) {
 			for (int s = 0; s < nslots; s++)
 				k->ncol[s] = in[s].count;
@@ -1195,17 +1250,18 @@ static int cu_stage_in(void *p, int dir, const b2_msg *in, int nslots, int self)
 	for (int s = 0; s < nslots; s++) {
 		k->in_msgs[s] = in[s];
 		k->in_msgs[s].data = in_slot(k, dir, s);
-		if (s == self || k->peer[dir])
+		/* a device transport put it into the slot already */
+		if (s == self || in[s].data == k->in_msgs[s].data)
 			continue;
 		int64_t words = in[s].bitmap ? k->bw : in[s].count;
 		if (in[s].count > 0) {
 			CU(cudaMemcpyAsync(k->in_msgs[s].data, in[s].data, (size_t)words * 4,
-			                   cudaMemcpyHostToDevice, k->st));
-			any = 1;
+			                   cudaMemcpyDefault, k->st));
 		}
 	}
-	if (any)
-		CU(cudaStreamSynchronize(k->st));
+	/* no wait: the step (expand) or the update that reads these copies
+	 * waits for the stream before the transport reuses its host buffers
+	 * (MPI: two rounds later) */
 	return 0;
 }
 
@@ -1225,9 +1281,14 @@ static int or_shifted(cu_bk *k, const uint32_t *const *bmp, const uint32_t *tag,
 	return 0;
 }
 
-static int cu_visited_bufs(void *p, uint32_t **send, uint32_t **recv)
+static int cu_visited_bufs(void *p, int mem, uint32_t **send, uint32_t **recv)
 {
 	cu_bk *k = (cu_bk *)p;
+	if (mem == B2_MEM_DEVICE) {
+		*send = k->bmp + vown_off(k);
+		*recv = k->vrecv;
+		return 0;
+	}
 	CU(cudaMemcpyAsync(k->h_vsend, k->bmp + vown_off(k), (size_t)k->bw * 4,
 	                   cudaMemcpyDeviceToHost, k->st));
 	CU(cudaStreamSynchronize(k->st));
@@ -1237,7 +1298,7 @@ static int cu_visited_bufs(void *p, uint32_t **send, uint32_t **recv)
 }
 
 /* The row peers' visited blocks into the visited bitmap: from recv (host,
- * MPI), or, recv NULL, read in place from the peers (CUDA IPC). */
+ * or the device gather area), or, recv NULL, read in place from the peers. */
 static int cu_visited_in(void *p, const uint32_t *recv)
 {
 	cu_bk *k = (cu_bk *)p;
@@ -1249,7 +1310,7 @@ static int cu_visited_in(void *p, const uint32_t *recv)
 		error = b2_err(B2_EIO_, "out of host memory");
 		goto done;
 	}
-	if (recv) {
+	if (recv && recv != k->vrecv) {
 		cudaError_t e = cudaMemcpyAsync(k->vrecv, recv, (size_t)C * (size_t)k->bw * 4,
 		                                cudaMemcpyHostToDevice, k->st);
 		if (e != cudaSuccess) {
@@ -1304,9 +1365,9 @@ static int expand_columns(cu_bk *k, int64_t n, int lvl, int set)
 	size_t bytes = k->cubbytes;
 	/* deg[n] is read but does not matter: an exclusive scan of n + 1 items */
 	CU(cub::DeviceScan::ExclusiveSum(k->cubtmp, bytes, k->deg, k->cumul, (int64_t)(n + 1), k->st));
-	/* pull mode counts nothing in the step: the scan's total is the
+	/* device levels count nothing in the step: the scan's total is the
 	 * level's examined edges for the update to hand over */
-	if (k->pull)
+	if (k->devlev)
 		CU(cudaMemcpyAsync(k->lc + k->g.C + 1, k->cumul + n, 8, cudaMemcpyDeviceToDevice, k->st));
 	ExpandArgs a;
 	a.colptr = k->colptr; a.rowidx = k->rowidx; a.af = k->af; a.cumul = k->cumul; a.n = n;
@@ -1320,22 +1381,26 @@ static int expand_columns(cu_bk *k, int64_t n, int lvl, int set)
 	}
 }
 
-/* The bitmap of grid-column peer s's frontier: read in place (pull mode)
- * or the message staged in its slot; NULL when it is a list or empty. */
+/* The bitmap of grid-column peer s's frontier: read in place (device
+ * levels, the column mapped), or the message in its slot; NULL when it is
+ * a list or empty. */
 static const uint32_t *column_bitmap(const cu_bk *k, int s, int set)
 {
 	if (s == k->g.i)
 		return bmp_set(k, set, k->g.j);
-	if (k->pull)
-		return k->ncol[s] ? k->peer_bmp[B2_DIR_EXPAND][s] + bmp_off(k, set, k->g.j) : NULL;
+	if (k->devlev && !k->ncol[s])
+		return NULL;
+	if (k->devlev)
+		return k->peer[B2_DIR_EXPAND] ? k->peer_bmp[B2_DIR_EXPAND][s] + bmp_off(k, set, k->g.j)
+		                              : in_slot(k, B2_DIR_EXPAND, s);
 	return k->in_msgs[s].count && k->in_msgs[s].bitmap ? k->in_msgs[s].data : NULL;
 }
 
 static int64_t column_count(const cu_bk *k, int s)
 {
 	if (s == k->g.i)
-		return k->pull ? k->ncol[s] : k->nfront;
-	return k->pull ? k->ncol[s] : k->in_msgs[s].count;
+		return k->devlev ? k->ncol[s] : k->nfront;
+	return k->devlev ? k->ncol[s] : k->in_msgs[s].count;
 }
 
 /* Top-down: the grid column's frontier as the list of local columns to
@@ -1344,7 +1409,7 @@ static int gather_columns(cu_bk *k, int set, int64_t *n_out)
 {
 	int error = 0;
 	int64_t n = 0;
-	if (k->pull) {
+	if (k->devlev) {
 		/* one launch for all the column's bitmaps; its counter (afcnt) is
 		 * zeroed by begin, then by each level's update for the next */
 		Sources src;
@@ -1432,7 +1497,7 @@ static int cu_expand(void *p, int lvl, int dir, int64_t *cnt_out, int64_t *exami
 	cu_bk *k = (cu_bk *)p;
 	int error = 0;
 	const int C = k->g.C, j = k->g.j, fs = front_set(k), ds = disc_set(k);
-	cudaEvent_t *ev = k->pull ? level_events(k) : NULL;
+	cudaEvent_t *ev = k->devlev ? level_events(k) : NULL;
 	int64_t n = 0;
 	/* the column's frontier, in the form the direction wants */
 	if (dir == B2_BOTTOM_UP)
@@ -1445,7 +1510,7 @@ static int cu_expand(void *p, int lvl, int dir, int64_t *cnt_out, int64_t *exami
 		CU(cudaEventRecord(ev[1], k->st));
 	/* the discovery bitmaps of this level, the own column's included */
 	CU(cudaMemsetAsync(bmp_set(k, ds, 0), 0, bmp_off(k, 1, 0) * 4, k->st));
-	if (!k->pull)
+	if (!k->devlev)
 		CU(cudaMemsetAsync(k->lc, 0, (size_t)(C + 2) * 8, k->st));
 	if (dir == B2_BOTTOM_UP)
 		error = bottom_up(k, lvl, ds);
@@ -1453,10 +1518,10 @@ static int cu_expand(void *p, int lvl, int dir, int64_t *cnt_out, int64_t *exami
 		error = expand_columns(k, n, lvl, ds);
 	if (error)
 		return error;
-	if (k->pull) {
-		/* the row peers may read this level's discoveries; the counts come
-		 * with the update */
-		if (C > 1) {
+	if (k->devlev) {
+		/* the row peers may read this level's discoveries (in place); the
+		 * counts come with the update */
+		if (C > 1 && k->peer[B2_DIR_FOLD]) {
 			k_signal<<<1, PULL_MAX, 0, k->st>>>(k->sig, C, k->epoch + 1);
 			CU_LAUNCHED();
 		}
@@ -1486,10 +1551,15 @@ static int cu_expand(void *p, int lvl, int dir, int64_t *cnt_out, int64_t *exami
 	return 0;
 }
 
-static int cu_fold_msgs(void *p, const int *use_bitmap, b2_msg *out)
+static int cu_fold_msgs(void *p, const int *use_bitmap, int mem, b2_msg *out)
 {
 	cu_bk *k = (cu_bk *)p;
-	const int peer = k->peer[B2_DIR_FOLD];
+	const int peer = mem == B2_MEM_DEVICE;
+	if (k->devlev) {
+		for (int c = 0; c < k->g.C; c++)
+			out[c] = (b2_msg){bmp_set(k, disc_set(k), c), c == k->g.j ? 0 : -1, 1};
+		return 0;
+	}
 	for (int c = 0; c < k->g.C; c++) {
 		const uint32_t *src = use_bitmap[c] ? bmp_of(k, c) : k->dst + (size_t)c * (size_t)k->b;
 		uint32_t *h = k->h_dst + (size_t)c * (size_t)k->slotw;
@@ -1511,9 +1581,10 @@ static int cu_fold_msgs(void *p, const int *use_bitmap, b2_msg *out)
 	return 0;
 }
 
-/* Pull mode's update: waits on the device for the row peers' signals,
- * reads their discovery bitmaps for this grid column in place, and hands
- * the level's counts to the host through mapped memory. */
+/* The update of device levels: the row peers' discovery bitmaps for this
+ * grid column, read in place once their signals came (the row mapped), or
+ * from the own slots where a transport put them on the stream; hands the
+ * level's counts to the host through mapped memory. */
 static int pull_update(cu_bk *k, int lvl, b2_level_stats *st)
 {
 	int error = 0;
@@ -1524,11 +1595,13 @@ static int pull_update(cu_bk *k, int lvl, b2_level_stats *st)
 	for (int c = 0; c < C; c++) {
 		if (c == j)
 			continue;
-		src.bmp[nsrc] = k->peer_bmp[B2_DIR_FOLD][c] + bmp_off(k, cur, j);
+		src.bmp[nsrc] = k->peer[B2_DIR_FOLD] ? k->peer_bmp[B2_DIR_FOLD][c] + bmp_off(k, cur, j)
+		                                     : in_slot(k, B2_DIR_FOLD, c);
 		src.tag[nsrc++] = (uint32_t)c;
 	}
+	CU(cudaEventRecord(level_events(k)[3], k->st));
 	PullFold pf;
-	pf.flags = C > 1 ? k->flags : NULL;
+	pf.flags = C > 1 && k->peer[B2_DIR_FOLD] ? k->flags : NULL;
 	pf.n = C;
 	pf.self = j;
 	pf.epoch = epoch;
@@ -1546,7 +1619,7 @@ static int pull_update(cu_bk *k, int lvl, b2_level_stats *st)
 	CU_LAUNCHED();
 	if ((error = export_visited(k)))
 		return error;
-	CU(cudaEventRecord(level_events(k)[3], k->st));
+	CU(cudaEventRecord(level_events(k)[4], k->st));
 	CU(cudaStreamSynchronize(k->st));
 	volatile LevelStats *ls = k->h_ls;
 	st->front = k->nfront = (int64_t)ls->front;
@@ -1561,7 +1634,7 @@ static int cu_update(void *p, int lvl, b2_level_stats *st)
 	int error = 0;
 	const int j = k->g.j;
 	int any = 0;
-	if (k->pull)
+	if (k->devlev)
 		return pull_update(k, lvl, st);
 	for (int s = 0; s < k->g.C; s++) {
 		const b2_msg *m = &k->in_msgs[s];
@@ -1608,182 +1681,179 @@ static int cu_update(void *p, int lvl, b2_level_stats *st)
 	return 0;
 }
 
-static int cu_resolve_bufs(void *p, uint32_t **send, uint32_t **recv)
+/* The lean predecessor exchange (backend.h): requests in dst (C lists of
+ * up to b), their counts in lc; answers in ans; arriving requests and
+ * answers in the fold slots. Host memory (MPI): h_pred and h_recv stage
+ * the outgoing lists. */
+static int cu_pred_requests(void *p, int mem, b2_msg *out)
 {
 	cu_bk *k = (cu_bk *)p;
-	for (int c = 0; c < k->g.C; c++)
-		if (c != k->g.j)
-			CU(cudaMemcpyAsync(k->h_pred + (size_t)c * (size_t)k->b,
-			                   k->pred + (size_t)c * (size_t)k->b, (size_t)k->b * 4,
-			                   cudaMemcpyDeviceToHost, k->st));
+	const int C = k->g.C, j = k->g.j;
+	CU(cudaMemsetAsync(k->lc, 0, (size_t)C * 8, k->st));
+	k_pred_requests<<<blocks_for(k, k->b), TPB, 0, k->st>>>(k->level, k->pred, k->b, k->g.R,
+	                                                        k->g.i, j, k->pred64, k->lc, k->dst);
+	CU_LAUNCHED();
+	CU(cudaMemcpyAsync(k->h_lc, k->lc, (size_t)C * 8, cudaMemcpyDeviceToHost, k->st));
 	CU(cudaStreamSynchronize(k->st));
-	*send = k->h_pred;
-	*recv = k->h_recv;
+	for (int c = 0; c < C; c++) {
+		uint32_t *d = k->dst + (size_t)c * (size_t)k->b, *h = k->h_pred + (size_t)c * (size_t)k->b;
+		out[c] = (b2_msg){mem == B2_MEM_DEVICE ? d : h, c == j ? 0 : (int64_t)k->h_lc[c], 0};
+		if (mem == B2_MEM_HOST && out[c].count)
+			CU(cudaMemcpyAsync(h, d, (size_t)out[c].count * 4, cudaMemcpyDeviceToHost, k->st));
+	}
+	if (mem == B2_MEM_HOST)
+		CU(cudaStreamSynchronize(k->st));
 	return 0;
 }
 
-/* recv (host) or, in peer mode, the row peers' own predecessor arrays: the
- * local columns that sender s recorded for the owned vertices go to dst[s]. */
-static int cu_resolve(void *p, const uint32_t *recv)
+/* Puts message m's list into device slot `slot` unless it is there. */
+static int to_device(cu_bk *k, const b2_msg *m, uint32_t *slot)
+{
+	if (m->data != slot && m->count)
+		CU(cudaMemcpyAsync(slot, m->data, (size_t)m->count * 4, cudaMemcpyDefault, k->st));
+	return 0;
+}
+
+static int cu_pred_answers(void *p, int mem, const b2_msg *in, b2_msg *out)
+{
+	cu_bk *k = (cu_bk *)p;
+	int error = 0;
+	for (int c = 0; c < k->g.C; c++) {
+		uint32_t *a = k->ans + (size_t)c * (size_t)k->b, *h = k->h_recv + (size_t)c * (size_t)k->b;
+		const int64_t n = c == k->g.j ? 0 : in[c].count;
+		out[c] = (b2_msg){mem == B2_MEM_DEVICE ? a : h, n, 0};
+		if (!n)
+			continue;
+		if ((error = to_device(k, &in[c], in_slot(k, B2_DIR_FOLD, c))))
+			return error;
+		k_pred_answers<<<blocks_for(k, n), TPB, 0, k->st>>>(
+			in_slot(k, B2_DIR_FOLD, c), n, k->pred + (size_t)c * (size_t)k->b, a);
+		CU_LAUNCHED();
+		if (mem == B2_MEM_HOST)
+			CU(cudaMemcpyAsync(h, a, (size_t)n * 4, cudaMemcpyDeviceToHost, k->st));
+	}
+	if (mem == B2_MEM_HOST)
+		CU(cudaStreamSynchronize(k->st));
+	return 0;
+}
+
+/* in: the answers to the requests pred_requests made. NULL: the whole
+ * resolution here, reading the row peers' predecessors in place when the
+ * row is mapped (with C == 1 nothing is remote). */
+static int cu_pred_resolve(void *p, const b2_msg *in)
 {
 	cu_bk *k = (cu_bk *)p;
 	const int j = k->g.j;
-	/* with CUDA IPC (and few enough row peers) only the entries needed are
-	 * read, in place; otherwise the arrays are copied first */
-	const int in_place = k->peer[B2_DIR_FOLD] && k->g.C <= PULL_MAX;
+	int error = 0;
+	if (in) {
+		for (int s = 0; s < k->g.C; s++) {
+			if (s == j || !in[s].count)
+				continue;
+			if ((error = to_device(k, &in[s], in_slot(k, B2_DIR_FOLD, s))))
+				return error;
+			k_pred_apply<<<blocks_for(k, in[s].count), TPB, 0, k->st>>>(
+				k->dst + (size_t)s * (size_t)k->b, in_slot(k, B2_DIR_FOLD, s), in[s].count,
+				(int64_t)s * k->b * k->g.R, k->pred64);
+			CU_LAUNCHED();
+		}
+		CU(cudaStreamSynchronize(k->st));
+		return 0;
+	}
+	if (k->g.C > PULL_MAX && k->peer[B2_DIR_FOLD])
+		return b2_err(B2_EFAIL_, "internal: in-place predecessors on a row of %d ranks", k->g.C);
 	Sources peers;
 	memset(&peers, 0, sizeof peers);
-	for (int c = 0; c < k->g.C; c++) {
-		uint32_t *to = k->dst + (size_t)c * (size_t)k->b;
-		if (c == j)
-			continue;
-		if (in_place)
+	for (int c = 0; c < k->g.C && k->peer[B2_DIR_FOLD]; c++)
+		if (c != j)
 			peers.bmp[c] = k->peer_pred[c] + (size_t)j * (size_t)k->b;
-		else if (k->peer[B2_DIR_FOLD])
-			CU(cudaMemcpyAsync(to, k->peer_pred[c] + (size_t)j * (size_t)k->b, (size_t)k->b * 4,
-			                   cudaMemcpyDefault, k->st));
-		else if (recv)
-			CU(cudaMemcpyAsync(to, recv + (size_t)c * (size_t)k->b, (size_t)k->b * 4,
-			                   cudaMemcpyHostToDevice, k->st));
-	}
-	k_resolve<<<blocks_for(k, k->b), TPB, 0, k->st>>>(k->level, k->pred, in_place ? NULL : k->dst,
-	                                                  peers, k->b, k->g.R, k->g.i, j, k->pred64);
+	k_resolve<<<blocks_for(k, k->b), TPB, 0, k->st>>>(k->level, k->pred, NULL, peers, k->b,
+	                                                  k->g.R, k->g.i, j, k->pred64);
 	CU_LAUNCHED();
 	CU(cudaStreamSynchronize(k->st));
 	return 0;
 }
 
-/* ---- device-direct exchanges (CUDA IPC) ---------------------------------- */
+/* ---- what transports address or map -------------------------------------- */
 
-/* the receive area, the predecessors and the discovery bitmaps */
-static_assert(3 * sizeof(cudaIpcMemHandle_t) <= B2_PEER_BLOB, "IPC handles exceed B2_PEER_BLOB");
-
-static int cu_peer_export(void *p, void *blob)
+static int cu_regions(void *p, b2_regions *r)
 {
 	cu_bk *k = (cu_bk *)p;
-	cudaIpcMemHandle_t h[3];
-	memset(blob, 0, B2_PEER_BLOB);
-	if (cudaIpcGetMemHandle(&h[0], k->in) != cudaSuccess ||
-	    cudaIpcGetMemHandle(&h[1], k->pred) != cudaSuccess ||
-	    cudaIpcGetMemHandle(&h[2], k->bmp) != cudaSuccess) {
-		cudaGetLastError();
-		return B2_EFAIL_;
-	}
-	memcpy(blob, h, sizeof h);
+	memset(r, 0, sizeof *r);
+	r->share[B2_SHARE_RECV] = k->in;
+	r->share[B2_SHARE_BMP] = k->bmp;
+	r->share[B2_SHARE_PRED] = k->pred;
+	r->slot[B2_DIR_EXPAND] = in_slot(k, B2_DIR_EXPAND, 0);
+	r->slot[B2_DIR_FOLD] = in_slot(k, B2_DIR_FOLD, 0);
+	r->slotw = k->slotw;
+	r->stream = (void *)k->st;
+	r->device = k->o.device;
 	return 0;
 }
 
-static void close_peer(void *q)
-{
-	if (q)
-		cudaIpcCloseMemHandle(q);
-}
-
-static int cu_peer_open(void *p, int dir, int n, int me, const void *blobs)
+/* The peers of exchange dir, mapped by the transport: read in place from
+ * now on; n == 0 forgets them (the transport unmaps). */
+static int cu_peers(void *p, int dir, int n, int me, const b2_regions *peer)
 {
 	cu_bk *k = (cu_bk *)p;
-	int error = 0;
-	/* unmap what was mapped before */
-	for (int q = 0; q < k->npeer[dir]; q++) {
-		if (k->peer_in[dir])
-			close_peer(k->peer_in[dir][q]);
-		if (k->peer_bmp[dir])
-			close_peer(k->peer_bmp[dir][q]);
-		if (dir == B2_DIR_FOLD && k->peer_pred)
-			close_peer(k->peer_pred[q]);
-	}
 	free(k->peer_in[dir]);
 	free(k->peer_bmp[dir]);
-	k->peer_in[dir] = NULL;
-	k->peer_bmp[dir] = NULL;
-	if (dir == B2_DIR_FOLD)
-		memset(&k->sig, 0, sizeof k->sig);
+	k->peer_in[dir] = k->peer_bmp[dir] = NULL;
 	if (dir == B2_DIR_FOLD) {
 		free(k->peer_pred);
 		k->peer_pred = NULL;
+		memset(&k->sig, 0, sizeof k->sig);
 	}
 	k->peer[dir] = 0;
 	k->npeer[dir] = 0;
-	if (!blobs)
+	if (n == 0)
 		return 0;
-	k->npeer[dir] = n;
 	k->peer_in[dir] = (uint32_t **)calloc((size_t)n, sizeof(uint32_t *));
 	k->peer_bmp[dir] = (uint32_t **)calloc((size_t)n, sizeof(uint32_t *));
 	if (dir == B2_DIR_FOLD)
 		k->peer_pred = (uint32_t **)calloc((size_t)n, sizeof(uint32_t *));
 	if (!k->peer_in[dir] || !k->peer_bmp[dir] || (dir == B2_DIR_FOLD && !k->peer_pred))
-		return B2_EFAIL_;
-	for (int q = 0; q < n && !error; q++) {
-		cudaIpcMemHandle_t h[3];
-		void *a = NULL, *b = NULL, *c = NULL;
+		return b2_err(B2_EIO_, "out of host memory");
+	for (int q = 0; q < n; q++) {
 		if (q == me)
 			continue;
-		memcpy(h, (const char *)blobs + (size_t)q * B2_PEER_BLOB, sizeof h);
-		if (cudaIpcOpenMemHandle(&a, h[0], cudaIpcMemLazyEnablePeerAccess) != cudaSuccess)
-			error = B2_EFAIL_;
-		else
-			k->peer_in[dir][q] = (uint32_t *)a;
-		if (!error && cudaIpcOpenMemHandle(&c, h[2], cudaIpcMemLazyEnablePeerAccess) != cudaSuccess)
-			error = B2_EFAIL_;
-		else if (!error)
-			k->peer_bmp[dir][q] = (uint32_t *)c;
-		if (!error && dir == B2_DIR_FOLD) {
-			if (cudaIpcOpenMemHandle(&b, h[1], cudaIpcMemLazyEnablePeerAccess) != cudaSuccess)
-				error = B2_EFAIL_;
-			else
-				k->peer_pred[q] = (uint32_t *)b;
-		}
-	}
-	if (error) {
-		cudaGetLastError();
-		return error;
+		k->peer_in[dir][q] = (uint32_t *)peer[q].share[B2_SHARE_RECV];
+		k->peer_bmp[dir][q] = (uint32_t *)peer[q].share[B2_SHARE_BMP];
+		if (dir == B2_DIR_FOLD)
+			k->peer_pred[q] = (uint32_t *)peer[q].share[B2_SHARE_PRED];
 	}
 	if (dir == B2_DIR_FOLD && n <= PULL_MAX)
 		for (int q = 0; q < n; q++)
 			k->sig.to[q] = q == me ? NULL : k->peer_in[dir][q] + flags_off(k) + me;
+	k->npeer[dir] = n;
 	k->peer[dir] = 1;
 	return 0;
 }
 
-/* out[q] (device data) into peer q's receive slot `me` of this direction. */
-static int cu_peer_send(void *p, int dir, const b2_msg *out, int n, int me)
-{
-	cu_bk *k = (cu_bk *)p;
-	const size_t slot = slot_off(k, dir, me);
-	for (int q = 0; q < n; q++) {
-		int64_t words = out[q].bitmap ? k->bw : out[q].count;
-		if (q == me || words == 0 || (out[q].bitmap && out[q].count == 0))
-			continue;
-		CU(cudaMemcpyAsync(k->peer_in[dir][q] + slot, out[q].data, (size_t)words * 4,
-		                   cudaMemcpyDefault, k->st));
-	}
-	CU(cudaStreamSynchronize(k->st));
-	return 0;
-}
-
-/* Device time of the last search's nlev pull levels: ph[0..3] = expand
- * exchange, expansion, fold exchange (the update kernel's wait), update;
- * *span = all; per level (lv, 5 per level, when not NULL) the same four
- * and the span. */
-static int cu_pull_phases(void *p, int nlev, double *ph, double *span, double *lv)
+/* Device time of the last search's nlev device levels: ph[0..3] = expand
+ * exchange (with the column's gather), expansion, fold exchange (a
+ * transport's transfer on the stream, and the update kernel's wait for the
+ * peers' signals), update; *span = all; per level (lv, 5 per level, when
+ * not NULL) the same four and the span. */
+static int cu_level_phases(void *p, int nlev, double *ph, double *span, double *lv)
 {
 	cu_bk *k = (cu_bk *)p;
 	*span = 0;
 	for (int x = 0; x < 4; x++)
 		ph[x] = 0;
+	const int waits = k->g.C > 1 && k->peer[B2_DIR_FOLD];
 	int nw = nlev < PULL_LEVELS ? nlev : PULL_LEVELS;
-	if (nw > 0)
+	if (nw > 0 && waits)
 		CU(cudaMemcpy(k->h_wait_ns, k->wait_ns, (size_t)nw * 8, cudaMemcpyDeviceToHost));
 	for (int l = 0; l < nlev && (l + 1) * PULL_EV <= k->nev; l++) {
 		const cudaEvent_t *ev = k->ev + (size_t)l * PULL_EV;
-		float ms[3] = {0, 0, 0};
-		for (int x = 0; x < 3; x++)
+		float ms[4] = {0, 0, 0, 0};
+		for (int x = 0; x < 4; x++)
 			CU(cudaEventElapsedTime(&ms[x], ev[x], ev[x + 1]));
-		double wait = l < nw && k->g.C > 1 ? k->h_wait_ns[l] * 1e-9 : 0;
-		double upd = ms[2] * 1e-3;
+		double wait = l < nw && waits ? k->h_wait_ns[l] * 1e-9 : 0;
+		double upd = ms[3] * 1e-3;
 		wait = wait < upd ? wait : upd;
-		double t[5] = {ms[0] * 1e-3, ms[1] * 1e-3, wait, upd - wait,
-		               (ms[0] + ms[1] + ms[2]) * 1e-3};
+		double t[5] = {ms[0] * 1e-3, ms[1] * 1e-3, ms[2] * 1e-3 + wait, upd - wait,
+		               (ms[0] + ms[1] + ms[2] + ms[3]) * 1e-3};
 		for (int x = 0; x < 4; x++)
 			ph[x] += t[x];
 		*span += t[4];
@@ -1816,8 +1886,8 @@ extern "C" {
 const b2_backend b2_cuda_backend = {
 	"cuda", cu_create, cu_destroy, cu_host_alloc, cu_host_free, cu_begin, cu_front_msg,
 	cu_stage_in, cu_visited_bufs, cu_visited_in, cu_expand, cu_fold_msgs, cu_update,
-	cu_resolve_bufs, cu_resolve, cu_pred, cu_degree_sum, cu_peer_export, cu_peer_open,
-	cu_peer_send, cu_pull_mode, cu_pull_phases,
+	cu_pred_requests, cu_pred_answers, cu_pred_resolve, cu_pred, cu_degree_sum, cu_regions,
+	cu_peers, cu_device_levels, cu_level_phases,
 };
 
 int b2_cuda_device_count(void)

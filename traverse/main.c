@@ -3,7 +3,8 @@
  *
  *   bfs-gpu part.h5 [-n NROOTS] [--seed S] [--backend auto|cuda|cpu]
  *           [--bitmap auto|on|off] [--edges-per-thread K]
- *           [--keep-pred all|none|K] [--warmup W] [--ipc auto|push|off]
+ *           [--keep-pred all|none|K] [--warmup W]
+ *           [--transport auto|pull|ipc|nccl|mpi]
  *           [--direction auto|top-down|bottom-up] [--alpha A] [--beta B]
  *           [--roots any|largest-component] -o bfs.h5
  *
@@ -36,12 +37,17 @@ static const char help[] =
 	"      --keep-pred P        predecessor arrays written: all (default), none, or\n"
 	"                           the first K searches\n"
 	"      --warmup W           untimed searches before the timed ones (default 1)\n"
-	"      --ipc M              CUDA, ranks of one node (CUDA IPC): auto (default)\n"
-	"                           reads the peers' bitmaps in place, with no host\n"
-	"                           round trip inside a level, when every exchange is\n"
-	"                           within the node; push copies each message GPU to\n"
-	"                           GPU where an exchange is within the node; off: MPI\n"
-	"                           through pinned host buffers everywhere\n"
+	"      --transport T        how the exchanges move data (CUDA backend):\n"
+	"                           auto (default): per exchange, pull where all its\n"
+	"                           ranks share a node, else nccl when NCCL is found,\n"
+	"                           else mpi; pull: CUDA IPC, the GPUs read each\n"
+	"                           other's bitmaps in place, one host wait a level;\n"
+	"                           ipc: CUDA IPC copies, sizes by MPI; nccl: NCCL on\n"
+	"                           the GPU's stream; mpi: MPI through pinned host\n"
+	"                           buffers (the CPU backend's only transport). A named\n"
+	"                           transport that cannot serve the run is an error.\n"
+	"      --ipc M              old name: auto = --transport auto, push = ipc,\n"
+	"                           off = mpi\n"
 	"      --direction D        auto (default: Beamer's rule per level), top-down, or\n"
 	"                           bottom-up (every level; a testing mode)\n"
 	"      --alpha A            go bottom-up when the frontier's edges exceed 1/A of\n"
@@ -70,7 +76,7 @@ typedef struct opts {
 	int64_t nroots, ept, keep, warmup; /* keep: -1 all */
 	uint64_t seed;
 	const char *backend;
-	int bitmap, ipc, direction;
+	int bitmap, transport, direction;
 	double alpha, beta;
 	const char *bitmap_s, *direction_s;
 	int roots_lc; /* --roots largest-component */
@@ -85,11 +91,12 @@ static int parse(opts *o, int argc, char **argv)
 		{"backend", required_argument, 0, 2}, {"bitmap", required_argument, 0, 3},
 		{"edges-per-thread", required_argument, 0, 4}, {"keep-pred", required_argument, 0, 5},
 		{"warmup", required_argument, 0, 6}, {"ipc", required_argument, 0, 7},
+		{"transport", required_argument, 0, 12},
 		{"direction", required_argument, 0, 8}, {"alpha", required_argument, 0, 9},
 		{"beta", required_argument, 0, 10}, {"roots", required_argument, 0, 11},
 		B2_STD_LONGOPTS, {0, 0, 0, 0}};
 	o->nroots = 64; o->seed = 1; o->backend = "auto"; o->bitmap = B2_BITMAP_AUTO;
-	o->bitmap_s = "auto"; o->ept = 4; o->keep = -1; o->warmup = 1; o->ipc = B2_IPC_AUTO;
+	o->bitmap_s = "auto"; o->ept = 4; o->keep = -1; o->warmup = 1; o->transport = B2_TP_AUTO;
 	o->direction = B2_DIRECTION_AUTO; o->direction_s = "auto"; o->alpha = 15; o->beta = 18;
 	o->roots_lc = 0;
 	while ((c = getopt_long(argc, argv, "n:" B2_STD_SHORTOPTS, lo, NULL)) != -1) {
@@ -118,8 +125,14 @@ static int parse(opts *o, int argc, char **argv)
 			break;
 		case 6: B2_TRY(b2_parse_i64(&o->warmup, optarg, "--warmup", 0, 100)); break;
 		case 7:
-			B2_TRY(b2_parse_choice(&o->ipc, optarg, "--ipc", (const char *[]){"auto", "push", "off", NULL},
-			                       (const int[]){B2_IPC_AUTO, B2_IPC_PUSH, B2_IPC_OFF}));
+			B2_TRY(b2_parse_choice(&o->transport, optarg, "--ipc", (const char *[]){"auto", "push", "off", NULL},
+			                       (const int[]){B2_TP_AUTO, B2_TP_IPC, B2_TP_MPI}));
+			break;
+		case 12:
+			B2_TRY(b2_parse_choice(&o->transport, optarg, "--transport",
+			                       (const char *[]){"auto", "pull", "ipc", "nccl", "mpi", NULL},
+			                       (const int[]){B2_TP_AUTO, B2_TP_PULL, B2_TP_IPC, B2_TP_NCCL,
+			                                     B2_TP_MPI}));
 			break;
 		case 8:
 			B2_TRY(b2_parse_choice(&o->direction, optarg, "--direction",
@@ -833,7 +846,7 @@ int main(int argc, char **argv)
 	};
 	error = be->create(&bk, &g, &bo);
 	B2_TRY(b2_agree(error, MPI_COMM_WORLD));
-	b2_search_opts so = {.bitmap_mode = o.bitmap, .ipc = o.ipc, .gpus_shared = shared,
+	b2_search_opts so = {.bitmap_mode = o.bitmap, .transport = o.transport, .gpus_shared = shared,
 	                     .direction = o.direction, .alpha = o.alpha, .beta = o.beta};
 	B2_TRY(b2_search_init(&s, be, bk, &g, &so));
 	have_search = 1;
@@ -916,6 +929,13 @@ int main(int argc, char **argv)
 	b2_progress_end(&prog);
 	b2_debug("searches done at %.3f s", b2_now() - tl0);
 
+	char exchange[160], nccl_version[32] = "";
+	int nccl = 0;
+	B2_TRY(b2_links_describe(&s.expand, &s.fold, exchange, sizeof exchange, &nccl));
+	if (nccl) {
+		int v = b2_nccl_version();
+		snprintf(nccl_version, sizeof nccl_version, "%d.%d.%d", v / 10000, v / 100 % 100, v % 100);
+	}
 	{
 		hid_t f = out.file;
 		uint64_t d1[1] = {(uint64_t)nroots}, d2[2] = {(uint64_t)nroots, B2_NPHASES},
@@ -967,12 +987,9 @@ int main(int argc, char **argv)
 		B2_TRY(b2_mpi_ok(MPI_Allreduce(MPI_IN_PLACE, msgs, 2, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD),
 		                 "MPI_Allreduce (message counts)"));
 		B2_TRY(b2_attr_put_i64(f, "bitmap_messages", msgs[0]));
-		char xs[64];
-		const char *dev = s.pull ? "cuda-ipc-pull" : "cuda-ipc";
-		snprintf(xs, sizeof xs, "expand %s, fold %s",
-		         pi.R == 1 ? "none" : s.expand.peer ? dev : "mpi",
-		         pi.C == 1 ? "none" : s.fold.peer ? dev : "mpi");
-		B2_TRY(b2_attr_put_str(f, "exchange", xs));
+		B2_TRY(b2_attr_put_str(f, "exchange", exchange));
+		if (nccl)
+			B2_TRY(b2_attr_put_str(f, "nccl_version", nccl_version));
 		B2_TRY(b2_attr_put_i64(f, "list_messages", msgs[1]));
 		if (pi.has_scale) B2_TRY(b2_attr_put_i64(f, "scale", pi.scale));
 		if (pi.has_ef) B2_TRY(b2_attr_put_i64(f, "edgefactor", pi.ef));

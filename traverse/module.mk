@@ -1,5 +1,7 @@
 # traverse/: bfs-gpu, the distributed 2D BFS (CUDA backend when nvcc is found,
-# OpenMP CPU backend always).
+# OpenMP CPU backend always; the CUDA IPC transport with CUDA, the NCCL
+# transport when nccl.h is found as well).
 PROGRAMS += bfs-gpu
-bfs-gpu_SRCS   := traverse/main.c traverse/search.c traverse/comm.c traverse/cpu.c
+bfs-gpu_SRCS   := traverse/main.c traverse/search.c traverse/transport.c traverse/mpi.c \
+                  traverse/ipc.c traverse/nccl.c traverse/cpu.c
 bfs-gpu_CUSRCS := traverse/cuda.cu

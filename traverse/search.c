@@ -7,10 +7,10 @@
  *   4. the fold exchange along the grid row,
  *   5. the frontier update, then the termination test (one collective that
  *      also carries the next decision's counts).
- * Then the deferred predecessor resolution (one exchange along the row).
- * How messages move (MPI through host buffers, CUDA IPC copies, or pull
- * mode, where the backend reads the peers' bitmaps in place and the host
- * waits once per level) is the exchanges' business, not the loop's. */
+ * Then the deferred predecessor resolution (requests and answers along the
+ * row). How messages move is the transports' business (transport.h), not
+ * the loop's; it asks them only whether levels run on the device (bitmaps
+ * whose sizes the termination test gives, one host wait per level). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,24 +52,21 @@ int b2_search_init(b2_search *s, const b2_backend *be, void *bk, const b2_graph 
 		s->total_degree += g->tdeg[x];
 	B2_TRY(b2_mpi_ok(MPI_Allreduce(MPI_IN_PLACE, &s->total_degree, 1, MPI_INT64_T, MPI_SUM,
 	                               MPI_COMM_WORLD), "MPI_Allreduce (degrees)"));
-	B2_TRY(b2_xchg_init(&s->expand, s->col, b2_msg_words(g->b), be, bk, B2_DIR_EXPAND,
-	                    o->ipc != B2_IPC_OFF));
-	B2_TRY(b2_xchg_init(&s->fold, s->row, b2_msg_words(g->b), be, bk, B2_DIR_FOLD,
-	                    o->ipc != B2_IPC_OFF));
-	/* pull mode: every exchange device-direct, and decided by all ranks
-	 * together (their level loops must match) */
-	int pull = o->ipc == B2_IPC_AUTO && !o->gpus_shared && be->pull_mode &&
-	           o->bitmap_mode != B2_BITMAP_OFF && g->R * g->C > 1 &&
-	           g->R <= B2_PULL_MAX && g->C <= B2_PULL_MAX &&
-	           (g->R == 1 || s->expand.peer) && (g->C == 1 || s->fold.peer);
-	s->pull = !b2_agree(!pull, MPI_COMM_WORLD);
-	if (s->pull)
-		B2_TRY(be->pull_mode(bk, 1));
+	b2_transport_opts to = {.kind = o->transport, .bitmaps = o->bitmap_mode != B2_BITMAP_OFF,
+	                        .gpus_shared = o->gpus_shared};
+	B2_TRY(b2_links_open(&s->expand, &s->fold, s->col, s->row, be, bk, g->b, &to,
+	                     &s->device_levels));
 	B2_TRY(b2_calloc(&s->stats, 3 * (size_t)g->R * (size_t)g->C, 8, "level counts"));
 	B2_TRY(b2_calloc(&s->ncol, (size_t)g->R, 8, "frontier sizes"));
+	B2_TRY(b2_calloc(&s->nrow, (size_t)g->C, 8, "message sizes"));
+	for (int c = 0; c < g->C; c++)
+		s->nrow[c] = -1;
 	s->trace = getenv("B2_TRACE_LEVELS") != NULL;
 done:
-	return b2_agree(error, MPI_COMM_WORLD);
+	/* every rank alike, so the collective clean-up is safe */
+	if ((error = b2_agree(error, MPI_COMM_WORLD)) != 0)
+		b2_search_free(s);
+	return error;
 }
 
 /* Inside a search the peers may wait for this rank mid-level (in an
@@ -144,62 +141,53 @@ static int decide(b2_search *s, int lvl, int64_t nf, int64_t deg)
 	return s->dir;
 }
 
-/* 2a. The expand exchange: the frontier of every grid-column peer. Pull
- * mode moves no data here: the backend reads the column peers' bitmaps in
- * place, knowing their sizes from the last termination test. */
+/* 2a. The expand exchange: the frontier of every grid-column peer. With
+ * device levels the sizes are known from the last termination test, and
+ * the transport moves the bitmaps on the device, or nothing at all (the
+ * backend reads them in place). */
 static void expand_exchange(b2_search *s, int64_t nfront)
 {
 	const b2_backend *be = s->be;
-	if (s->pull) {
+	b2_msg m;
+	if (s->device_levels) {
 		b2_msg in[B2_PULL_MAX];
 		for (int p = 0; p < s->R; p++) {
 			in[p] = (b2_msg){NULL, s->ncol[p], 1};
 			s->bitmap_msgs += p != s->i && s->ncol[p] > 0;
 		}
 		check(be->stage_in(s->bk, B2_DIR_EXPAND, in, s->R, s->i));
+		if (s->R > 1) {
+			check(be->front_msg(s->bk, 1, B2_MEM_DEVICE, &m));
+			for (int p = 0; p < s->R; p++)
+				s->out[p] = m;
+			check(s->expand.ops->round(&s->expand, s->out, s->ncol));
+		}
 		return;
 	}
 	if (s->R > 1) {
-		b2_msg m;
 		int bm = want_bitmap(s, nfront);
-		check(be->front_msg(s->bk, bm, &m));
+		check(be->front_msg(s->bk, bm, s->expand.ops->mem, &m));
 		for (int p = 0; p < s->R; p++)
 			s->out[p] = m;
 		s->bitmap_msgs += bm;
 		s->list_msgs += !bm;
-		check(b2_xchg_round(&s->expand, s->out, s->b));
+		check(b2_link_round(&s->expand, s->out));
 	}
 	check(be->stage_in(s->bk, B2_DIR_EXPAND, s->expand.in, s->R, s->i));
 }
 
-/* 2b. Bottom-up needs the visited state of every local row: the row's
- * owners (grid-row peers) send their own block of the visited bitmap;
- * device-direct exchanges read them in place. */
-static void visited_exchange(b2_search *s)
-{
-	const b2_backend *be = s->be;
-	uint32_t *send = NULL, *recv = NULL;
-	if (s->C == 1)
-		return;
-	if (s->fold.peer) {
-		check(be->visited_in(s->bk, NULL));
-		return;
-	}
-	int bw = (int)b2_bmp_words(s->b);
-	check(be->visited_bufs(s->bk, &send, &recv));
-	check(b2_mpi_ok(MPI_Allgather(send, bw, MPI_UINT32_T, recv, bw, MPI_UINT32_T, s->row),
-	                "MPI_Allgather (visited blocks)"));
-	check(be->visited_in(s->bk, recv));
-}
-
 /* 4. The fold exchange: discoveries to their owners along the grid row.
- * In pull mode the row peers were signalled on the device by the step, and
- * the update reads their bitmaps in place. */
+ * With device levels: bitmaps, moved on the device or read in place by
+ * the update (the row peers were signalled by the step). */
 static void fold_exchange(b2_search *s)
 {
 	const b2_backend *be = s->be;
-	if (s->pull) {
+	if (s->device_levels) {
 		s->bitmap_msgs += s->C - 1;
+		if (s->C > 1) {
+			check(be->fold_msgs(s->bk, NULL, B2_MEM_DEVICE, s->out));
+			check(s->fold.ops->round(&s->fold, s->out, s->nrow));
+		}
 		return;
 	}
 	if (s->C > 1) {
@@ -210,19 +198,19 @@ static void fold_exchange(b2_search *s)
 				s->list_msgs += !s->use_bitmap[c];
 			}
 		}
-		check(be->fold_msgs(s->bk, s->use_bitmap, s->out));
-		check(b2_xchg_round(&s->fold, s->out, s->b));
+		check(be->fold_msgs(s->bk, s->use_bitmap, s->fold.ops->mem, s->out));
+		check(b2_link_round(&s->fold, s->out));
 	}
 	check(be->stage_in(s->bk, B2_DIR_FOLD, s->fold.in, s->C, s->j));
 }
 
 /* 5b. Termination: the level's frontier size, degree sum and edges
- * examined, summed over all ranks (pull mode gathers them per rank: the
+ * examined, summed over all ranks (device levels gather them per rank: the
  * next expansion needs the column peers' frontier sizes). */
 static void terminate(b2_search *s, b2_level_stats *st)
 {
 	int64_t mine[3] = {st->front, st->degree, st->examined}, sum[3] = {0, 0, 0};
-	if (!s->pull) {
+	if (!s->device_levels) {
 		check(b2_mpi_ok(MPI_Allreduce(mine, sum, 3, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD),
 		                "MPI_Allreduce (termination)"));
 	} else {
@@ -238,16 +226,16 @@ static void terminate(b2_search *s, b2_level_stats *st)
 	*st = (b2_level_stats){sum[0], sum[1], sum[2]};
 }
 
-/* After the timed part, pull mode: the phases' device times; what the
+/* After the timed part, device levels: the phases' device times; what the
  * device did not spend in a phase (waiting for the level's end, the
  * allgather) is the termination's part. */
-static void pull_phases(b2_search *s, double wall)
+static void device_phases(b2_search *s, double wall)
 {
 	double span = 0, *lv = NULL;
 	int n = (int)s->nlevels;
 	int traced = s->trace && n <= B2_TRACE_LEVELS && b2_rank == 0;
 	check(b2_alloc(&lv, (size_t)n * 5 * sizeof *lv, "level phases"));
-	check(s->be->pull_phases(s->bk, n, s->phase, &span, lv));
+	check(s->be->level_phases(s->bk, n, s->phase, &span, lv));
 	s->phase[B2_PH_TERMINATION] = wall > span ? wall - span : 0;
 	s->expansion_by_dir[0] = s->expansion_by_dir[1] = 0;
 	for (int l = 0; l < n; l++)
@@ -273,10 +261,11 @@ int b2_search_run(b2_search *s, int64_t root)
 	check(b2_mpi_ok(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier"));
 	double t0 = b2_now();
 	check(be->begin(bk, mine ? root - blk * s->b : -1));
-	/* every rank's begin is done before a peer reads its state in place:
-	 * pull mode's frontier, and with device-direct row exchanges the
-	 * visited block a bottom-up level reads (else the previous search's) */
-	if (s->pull || (s->fold.peer && s->direction != B2_DIRECTION_TOP_DOWN))
+	/* every rank's begin is done before a peer reads its state in place
+	 * (else it reads the previous search's): the frontier with device
+	 * levels, the visited block a bottom-up level reads */
+	if (s->device_levels ||
+	    (s->fold.ops && s->fold.ops->in_place && s->direction != B2_DIRECTION_TOP_DOWN))
 		check(b2_mpi_ok(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier"));
 	memset(s->ncol, 0, (size_t)s->R * 8);
 	if (blk / s->R == s->j)
@@ -289,7 +278,7 @@ int b2_search_run(b2_search *s, int64_t root)
 		int dir = decide(s, lvl, global.front, global.degree);
 		expand_exchange(s, st.front);
 		if (dir == B2_BOTTOM_UP)
-			visited_exchange(s);
+			check(b2_link_visited(&s->fold));
 		t[1] = b2_now();
 		int64_t examined = 0;
 		check(be->expand(bk, lvl, dir, s->cnt, &examined));
@@ -314,25 +303,16 @@ int b2_search_run(b2_search *s, int64_t root)
 			break;
 		note_level(s, global.front);
 	}
-	/* deferred predecessors: owners learn the local column their sender saw
-	 * (with device-direct exchanges the backend reads them from the row
-	 * peers itself) */
+	/* deferred predecessors: owners learn the local column their sender saw */
 	double tr = b2_now();
-	uint32_t *send = NULL, *recv = NULL;
-	if (s->C > 1 && !s->fold.peer) {
-		check(be->resolve_bufs(bk, &send, &recv));
-		check(b2_mpi_ok(MPI_Alltoall(send, (int)s->b, MPI_UINT32_T, recv, (int)s->b,
-		                             MPI_UINT32_T, s->row),
-		                "MPI_Alltoall (predecessors)"));
-	}
-	check(be->resolve(bk, recv));
+	check(b2_link_preds(&s->fold));
 	double t1 = b2_now();
 	s->phase[B2_PH_PRED] = t1 - tr;
 	double mytime = t1 - t0;
 	check(b2_mpi_ok(MPI_Allreduce(&mytime, &s->time, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD),
 	                "MPI_Allreduce (search time)"));
-	if (s->pull)
-		pull_phases(s, levels_wall);
+	if (s->device_levels)
+		device_phases(s, levels_wall);
 	else if (s->trace && b2_rank == 0)
 		for (int64_t l = 0; l < s->nlevels; l++)
 			fprintf(stderr, "level %2lld  %s  frontier %10lld  examined %12lld  host %8.1f us\n",
@@ -343,16 +323,7 @@ int b2_search_run(b2_search *s, int64_t root)
 
 void b2_search_free(b2_search *s)
 {
-	int peer = s->expand.peer || s->fold.peer;
-	if (s->expand.peer)
-		s->be->peer_open(s->bk, B2_DIR_EXPAND, 0, 0, NULL);
-	if (s->fold.peer)
-		s->be->peer_open(s->bk, B2_DIR_FOLD, 0, 0, NULL);
-	/* no rank frees memory that a peer still maps */
-	if (peer)
-		MPI_Barrier(MPI_COMM_WORLD);
-	b2_xchg_free(&s->expand);
-	b2_xchg_free(&s->fold);
+	b2_links_close(&s->expand, &s->fold);
 	if (s->row != MPI_COMM_NULL)
 		MPI_Comm_free(&s->row);
 	if (s->col != MPI_COMM_NULL)
@@ -366,5 +337,6 @@ void b2_search_free(b2_search *s)
 	free(s->ltime);
 	free(s->stats);
 	free(s->ncol);
+	free(s->nrow);
 	memset(s, 0, sizeof *s);
 }

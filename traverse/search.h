@@ -6,7 +6,7 @@
 #define B2_TRAVERSE_SEARCH_H
 
 #include "backend.h"
-#include "comm.h"
+#include "transport.h"
 
 enum { B2_BITMAP_OFF = 0, B2_BITMAP_ON = 1, B2_BITMAP_AUTO = 2 };
 /* --direction: every level top-down, every level bottom-up (a testing
@@ -32,7 +32,7 @@ typedef struct b2_search {
 	int64_t N, b;
 	int bitmap_mode;
 	MPI_Comm row, col; /* rank in row = j, rank in col = i */
-	b2_xchg expand, fold;
+	b2_link expand, fold; /* the exchanges: grid column, grid row */
 	b2_msg *out;       /* [max(R,C)] */
 	int *use_bitmap;   /* [C] */
 	int64_t *cnt;      /* [C] */
@@ -43,9 +43,10 @@ typedef struct b2_search {
 	int64_t total_degree;
 	int dir, fresh;           /* the last level's direction; just left bottom-up */
 	int64_t to_check, prev_front;
-	/* pull mode (backend.h): frontier sizes of the column peers */
-	int pull;
-	int64_t *stats, *ncol;    /* [3*R*C] allgathered level stats, [R] */
+	/* device levels (backend.h): the column peers' frontier sizes, and
+	 * the sizes of fold messages (unknown: -1) */
+	int device_levels;
+	int64_t *stats, *ncol, *nrow; /* [3*R*C] allgathered level stats, [R], [C] */
 	/* per-search results */
 	double time, phase[B2_NPHASES];
 	double expansion_by_dir[2]; /* the expansion phase split: top-down, bottom-up steps */
@@ -63,19 +64,16 @@ typedef struct b2_search {
 } b2_search;
 enum { B2_TRACE_LEVELS = 64 };
 
-/* How far device-direct exchanges may go (--ipc): not at all, copies into
- * the peers' receive areas (comm.h), or also pull mode (backend.h). */
-enum { B2_IPC_OFF = 0, B2_IPC_PUSH = 1, B2_IPC_AUTO = 2 };
-
 typedef struct b2_search_opts {
-	int bitmap_mode, ipc, gpus_shared; /* gpus_shared: no pull mode (its waits would
-	                                      spin against a peer on the same GPU) */
+	int bitmap_mode;
+	int transport;   /* --transport: B2_TP_ (transport.h) */
+	int gpus_shared; /* ranks share GPUs: no device levels, no NCCL */
 	int direction;
 	double alpha, beta;
 } b2_search_opts;
 
-/* Collective. Sets up communicators and exchanges; bk must exist. ipc: a
- * B2_IPC_ value, used where the backend and the node allow. */
+/* Collective. Sets up communicators and exchanges (b2_links_open); bk
+ * must exist. */
 int b2_search_init(b2_search *s, const b2_backend *be, void *bk, const b2_graph *g,
                    const b2_search_opts *o);
 /* Collective: one search from global vertex root, timed as docs/DESIGN.md

@@ -1,0 +1,253 @@
+/* transport.c — choosing the transports of a search's two exchanges
+ * (--transport), and what every transport does alike: the visited exchange
+ * of bottom-up levels and the predecessor exchange, built on a transport's
+ * allgather and rounds. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "b2.h"
+#include "transport.h"
+
+#ifndef B2_HAVE_CUDA
+/* Built without CUDA: no device transports. */
+const b2_link_ops b2_link_ipc = {.name = "cuda-ipc"}, b2_link_pull = {.name = "cuda-ipc-pull"};
+#endif
+#ifndef B2_HAVE_NCCL
+const b2_link_ops b2_link_nccl = {.name = "nccl"};
+int b2_nccl_available(char *why, size_t n)
+{
+	snprintf(why, n, "bfs-gpu was built without NCCL (nccl.h not found; see NCCL_HOME in README)");
+	return 0;
+}
+int b2_nccl_version(void) { return 0; }
+#endif
+
+static const char *const kind_names[] = {"auto", "pull", "ipc", "nccl", "mpi"};
+static const char *const dir_names[] = {"expand", "fold"};
+
+const char *b2_link_name(const b2_link *l)
+{
+	return l->ops ? l->ops->name : "none";
+}
+
+static int link_init(b2_link *l, MPI_Comm comm, int dir, const b2_backend *be, void *bk,
+                     int64_t b)
+{
+	memset(l, 0, sizeof *l);
+	l->comm = comm;
+	l->dir = dir;
+	l->be = be;
+	l->bk = bk;
+	l->b = b;
+	l->words = b2_msg_words(b);
+	MPI_Comm_size(comm, &l->n);
+	MPI_Comm_rank(comm, &l->me);
+	return b2_calloc(&l->in, (size_t)l->n, sizeof *l->in, "messages");
+}
+
+/* Every rank of comm on this node (decided together). */
+static int one_node(MPI_Comm comm, int n, int *yes)
+{
+	int error = 0, local = 0;
+	MPI_Comm node = MPI_COMM_NULL;
+	B2_TRY(b2_mpi_ok(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node),
+	                 "MPI_Comm_split_type"));
+	MPI_Comm_size(node, &local);
+	*yes = !b2_agree(local != n, comm);
+done:
+	if (node != MPI_COMM_NULL)
+		MPI_Comm_free(&node);
+	return error;
+}
+
+static int try_open(b2_link *l, const b2_link_ops *ops, int *ok)
+{
+	int error;
+	*ok = 0;
+	if (!ops->open)
+		return 0;
+	l->ops = ops;
+	error = ops->open(l, ok);
+	if (error || !*ok)
+		l->ops = NULL;
+	return error;
+}
+
+/* One link as --transport says; *bad (this rank) when a named transport
+ * cannot serve it, with the reason printed. */
+static int pick(b2_link *l, const b2_transport_opts *o, int device, int nccl_ok, int *bad)
+{
+	int error = 0, ok = 0, local = 0;
+	const int k = o->kind;
+	if (l->n == 1)
+		return 0;
+	if (device && (k == B2_TP_AUTO || k == B2_TP_PULL || k == B2_TP_IPC)) {
+		B2_TRY(one_node(l->comm, l->n, &local));
+		if (local)
+			B2_TRY(try_open(l, &b2_link_ipc, &ok));
+		if (!ok && k != B2_TP_AUTO) {
+			b2_warn("--transport %s: the %s exchange's %d ranks %s", kind_names[k],
+			        dir_names[l->dir], l->n,
+			        local ? "cannot map each other's GPU memory (CUDA IPC)"
+			              : "are not all on one node");
+			*bad = 1;
+			return 0;
+		}
+	}
+	if (!ok && nccl_ok && (k == B2_TP_AUTO || k == B2_TP_NCCL))
+		B2_TRY(try_open(l, &b2_link_nccl, &ok));
+	if (!ok && k == B2_TP_NCCL) {
+		b2_warn("--transport nccl: NCCL could not set up the %s exchange", dir_names[l->dir]);
+		*bad = 1;
+		return 0;
+	}
+	if (!ok)
+		B2_TRY(try_open(l, &b2_link_mpi, &ok));
+	if (!ok)
+		B2_FAIL(B2_EFAIL, "cannot set up the %s exchange", dir_names[l->dir]);
+done:
+	return error;
+}
+
+int b2_links_open(b2_link *expand, b2_link *fold, MPI_Comm col, MPI_Comm row,
+                  const b2_backend *be, void *bk, int64_t b, const b2_transport_opts *o,
+                  int *device_levels)
+{
+	int error = 0, bad = 0, nccl_ok = 0;
+	const int k = o->kind, device = be->regions != NULL;
+	char why[256] = "";
+	*device_levels = 0;
+	B2_TRY(link_init(expand, col, B2_DIR_EXPAND, be, bk, b));
+	B2_TRY(link_init(fold, row, B2_DIR_FOLD, be, bk, b));
+	if (!device && k != B2_TP_AUTO && k != B2_TP_MPI)
+		B2_FAIL0(B2_EUSAGE, "--transport %s needs the CUDA backend (the CPU backend's messages "
+		         "are in host memory: they go by MPI)", kind_names[k]);
+	if (k == B2_TP_PULL && !o->bitmaps)
+		B2_FAIL0(B2_EUSAGE, "--transport pull reads bitmaps in place: not with --bitmap off");
+	if ((k == B2_TP_PULL || k == B2_TP_NCCL) && o->gpus_shared)
+		B2_FAIL0(B2_EUSAGE, "--transport %s needs a GPU per rank (ranks share GPUs here)",
+		         kind_names[k]);
+	if (device && !o->gpus_shared && (k == B2_TP_AUTO || k == B2_TP_NCCL)) {
+		int ok = b2_nccl_available(why, sizeof why), all = 0;
+		B2_TRY(b2_mpi_ok(MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD),
+		                 "MPI_Allreduce"));
+		nccl_ok = all;
+		if (!nccl_ok && k == B2_TP_NCCL)
+			B2_FAIL0(B2_EUSAGE, "--transport nccl: %s", ok ? "NCCL is missing on some node" : why);
+	}
+	B2_TRY(pick(expand, o, device, nccl_ok, &bad));
+	B2_TRY(pick(fold, o, device, nccl_ok, &bad));
+	if (b2_agree(bad ? B2_EUSAGE : 0, MPI_COMM_WORLD))
+		B2_FAIL0(B2_EUSAGE, "--transport %s cannot serve this run (see above); --transport auto "
+		         "picks what can", kind_names[k]);
+	/* device levels: every exchange moves bitmaps device to device, the
+	 * GPUs are not shared, and all ranks agree (their loops must match) */
+	int dl = be->device_levels && o->bitmaps && !o->gpus_shared && k != B2_TP_IPC &&
+	         expand->n <= B2_PULL_MAX && fold->n <= B2_PULL_MAX && expand->n * fold->n > 1;
+	const b2_link *both[2] = {expand, fold};
+	for (int x = 0; x < 2; x++)
+		if (both[x]->n > 1 && (!both[x]->ops || !both[x]->ops->device_levels) &&
+		    both[x]->ops != &b2_link_ipc)
+			dl = 0;
+	*device_levels = !b2_agree(!dl, MPI_COMM_WORLD);
+	if (k == B2_TP_PULL && !*device_levels)
+		B2_FAIL0(B2_EUSAGE, "--transport pull: the grid's sides must have at most %d ranks",
+		         B2_PULL_MAX);
+	if (*device_levels) {
+		/* the same mapping, and the messages read in place too */
+		if (expand->ops == &b2_link_ipc)
+			expand->ops = &b2_link_pull;
+		if (fold->ops == &b2_link_ipc)
+			fold->ops = &b2_link_pull;
+		B2_TRY(be->device_levels(bk, 1));
+	}
+done:
+	return b2_agree(error, MPI_COMM_WORLD);
+}
+
+void b2_links_close(b2_link *expand, b2_link *fold)
+{
+	b2_link *both[2] = {expand, fold};
+	int mapped = 0;
+	for (int x = 0; x < 2; x++) {
+		if (both[x]->ops) {
+			mapped |= both[x]->ops->in_place;
+			both[x]->ops->close(both[x]);
+		}
+		free(both[x]->in);
+		memset(both[x], 0, sizeof *both[x]);
+	}
+	/* no rank frees memory that a peer still maps */
+	if (b2_agree(mapped, MPI_COMM_WORLD))
+		MPI_Barrier(MPI_COMM_WORLD);
+}
+
+int b2_links_describe(const b2_link *expand, const b2_link *fold, char *buf, size_t n,
+                      int *nccl)
+{
+	static const b2_link_ops *const ids[] = {NULL, &b2_link_mpi, &b2_link_ipc, &b2_link_pull,
+	                                         &b2_link_nccl};
+	enum { NIDS = sizeof ids / sizeof ids[0] };
+	const b2_link *both[2] = {expand, fold};
+	int mask[2] = {0, 0}, error = 0;
+	for (int x = 0; x < 2; x++)
+		for (int t = 0; t < NIDS; t++)
+			if (both[x]->ops == ids[t])
+				mask[x] |= 1 << t;
+	B2_TRY(b2_mpi_ok(MPI_Allreduce(MPI_IN_PLACE, mask, 2, MPI_INT, MPI_BOR, MPI_COMM_WORLD),
+	                 "MPI_Allreduce (transports)"));
+	size_t at = 0;
+	for (int x = 0; x < 2; x++) {
+		at += (size_t)snprintf(buf + at, at < n ? n - at : 0, "%s%s ", x ? ", " : "", dir_names[x]);
+		for (int t = 0, first = 1; t < NIDS; t++)
+			if (mask[x] >> t & 1) {
+				at += (size_t)snprintf(buf + at, at < n ? n - at : 0, "%s%s", first ? "" : "+",
+				                       ids[t] ? ids[t]->name : "none");
+				first = 0;
+			}
+	}
+	*nccl = ((mask[0] | mask[1]) >> 4) & 1;
+done:
+	return error;
+}
+
+int b2_link_round(b2_link *l, const b2_msg *out)
+{
+	return l->n == 1 ? 0 : l->ops->round(l, out, NULL);
+}
+
+int b2_link_visited(b2_link *l)
+{
+	int error = 0;
+	uint32_t *send = NULL, *recv = NULL;
+	if (l->n == 1)
+		return 0;
+	if (l->ops->in_place)
+		return l->be->visited_in(l->bk, NULL);
+	B2_TRY(l->be->visited_bufs(l->bk, l->ops->mem, &send, &recv));
+	B2_TRY(l->ops->allgather(l, send, recv, b2_bmp_words(l->b)));
+	B2_TRY(l->be->visited_in(l->bk, recv));
+done:
+	return error;
+}
+
+/* Requests (the owned vertices whose predecessor a row peer recorded) and
+ * answers (those predecessors), one round each: 8 bytes per vertex the
+ * fold brought, not a block of b words per peer. */
+int b2_link_preds(b2_link *l)
+{
+	int error = 0;
+	const b2_backend *be = l->be;
+	b2_msg *out = NULL;
+	if (l->n == 1 || l->ops->in_place)
+		return be->pred_resolve(l->bk, NULL);
+	B2_TRY(b2_calloc(&out, (size_t)l->n, sizeof *out, "messages"));
+	B2_TRY(be->pred_requests(l->bk, l->ops->mem, out));
+	B2_TRY(l->ops->round(l, out, NULL));
+	B2_TRY(be->pred_answers(l->bk, l->ops->mem, l->in, out));
+	B2_TRY(l->ops->round(l, out, NULL));
+	B2_TRY(be->pred_resolve(l->bk, l->in));
+done:
+	free(out);
+	return error;
+}

@@ -1,0 +1,108 @@
+/* transport.h — how the exchanges' data moves between ranks: one interface,
+ * three implementations.
+ *
+ * A link is one exchange direction on one rank: the expand exchange along
+ * the grid column, or the fold exchange along the grid row. On it a
+ * transport does three things the level loop (search.c) asks for:
+ *   - a round of messages (one to every peer, one from every peer),
+ *   - the visited exchange of bottom-up levels (an allgather of the own
+ *     visited blocks along the row),
+ *   - the predecessor exchange after the levels (requests and answers).
+ * Implementations:
+ *   mpi   (mpi.c)   host-staged MPI point-to-point; every backend; CI's path.
+ *   ipc   (ipc.c)   CUDA IPC between the GPUs of one node: the peers' memory
+ *                   is mapped, messages are copied into the peers' receive
+ *                   slots, the visited blocks and predecessors are read in
+ *                   place. "pull": the same mapping, and the backend reads
+ *                   the messages in place as well, GPUs signalling each
+ *                   other through device flags (device levels).
+ *   nccl  (nccl.c)  NCCL send/receive and allgather on the backend's
+ *                   stream; MPI carries only start-up and control.
+ * Device levels: when every link moves bitmaps device to device without the
+ * host (pull, nccl), a level runs on the GPU with one host wait, and the
+ * message sizes come from the termination test (every rank's frontier
+ * size), not with the messages. */
+#ifndef B2_TRAVERSE_TRANSPORT_H
+#define B2_TRAVERSE_TRANSPORT_H
+
+#include <mpi.h>
+#include "backend.h"
+
+/* --transport */
+enum { B2_TP_AUTO, B2_TP_PULL, B2_TP_IPC, B2_TP_NCCL, B2_TP_MPI };
+
+typedef struct b2_link b2_link;
+
+typedef struct b2_link_ops {
+	const char *name;   /* as the BFS file's `exchange` attribute says it */
+	int mem;            /* where message data must lie (B2_MEM_) */
+	int device_levels;  /* moves bitmaps without the host: levels may run on the device */
+	int in_place;       /* the backend reads the peers' visited blocks and
+	                       predecessors itself (backend peers()) */
+	/* Collective over l->comm: sets up; *ok = 0 on every rank alike when
+	 * this transport cannot serve the link (nothing is left open then). */
+	int (*open)(b2_link *l, int *ok);
+	/* One round: out[p] to peer p (p != me); afterwards l->in[p] describes
+	 * what came from p. known NULL: the sizes travel with the messages.
+	 * Else (device levels) every message is a bitmap of bmp_words(b) words,
+	 * sent when out[p].count != 0 and received when known[p] != 0 (< 0:
+	 * size unknown, sent anyway), and in[] is left to the caller. */
+	int (*round)(b2_link *l, const b2_msg *out, const int64_t *known);
+	/* Allgather of `words` words per rank (not called when in_place). */
+	int (*allgather)(b2_link *l, const uint32_t *send, uint32_t *recv, int64_t words);
+	void (*close)(b2_link *l);
+} b2_link_ops;
+
+struct b2_link {
+	const b2_link_ops *ops; /* NULL: one rank, no exchange */
+	MPI_Comm comm;
+	int n, me, dir;         /* ranks in comm, own rank there, B2_DIR_ */
+	const b2_backend *be;
+	void *bk;
+	int64_t b, words;       /* block size; capacity of a message in words */
+	b2_msg *in;             /* [n] the messages of the last round */
+	double bytes_sent;      /* message payload sent, for the statistics */
+	void *impl;             /* the implementation's state */
+};
+
+extern const b2_link_ops b2_link_mpi, b2_link_ipc, b2_link_pull, b2_link_nccl;
+
+/* NCCL can serve this run: built in and libnccl loadable (nccl.c). */
+int b2_nccl_available(char *why, size_t n);
+
+typedef struct b2_transport_opts {
+	int kind;        /* B2_TP_ */
+	int bitmaps;     /* bitmap messages allowed (--bitmap on or auto) */
+	int gpus_shared; /* ranks share GPUs: no device levels (their waits would
+	                    spin against a peer on the same GPU), no NCCL */
+} b2_transport_opts;
+
+/* Collective over MPI_COMM_WORLD: picks and opens the transports of the
+ * expand link (over col) and the fold link (over row) as --transport says:
+ * auto takes pull where every rank of an exchange shares a node, else NCCL
+ * when available, else MPI; a named transport that cannot serve is an
+ * error (B2_EUSAGE) saying why. *device_levels: the search runs its levels
+ * on the device (backend.h). */
+int b2_links_open(b2_link *expand, b2_link *fold, MPI_Comm col, MPI_Comm row,
+                  const b2_backend *be, void *bk, int64_t b, const b2_transport_opts *o,
+                  int *device_levels);
+/* Collective: closes both (no rank frees memory a peer still maps). */
+void b2_links_close(b2_link *expand, b2_link *fold);
+/* "none" for a link of one rank, else its transport's name. */
+const char *b2_link_name(const b2_link *l);
+
+/* Collective: "expand X, fold Y" (the BFS file's `exchange`), names joined
+ * by '+' where ranks' links differ; *nccl: some link is NCCL's. */
+int b2_links_describe(const b2_link *expand, const b2_link *fold, char *buf, size_t n,
+                      int *nccl);
+/* The NCCL library's version code (e.g. 22809), 0 when none is loaded. */
+int b2_nccl_version(void);
+
+/* One round in message mode (sizes travel with the messages). */
+int b2_link_round(b2_link *l, const b2_msg *out);
+/* Bottom-up: the row peers' visited blocks into the backend (fold link). */
+int b2_link_visited(b2_link *l);
+/* The deferred predecessors of the last search (fold link; C == 1 too). */
+int b2_link_preds(b2_link *l);
+
+#endif
