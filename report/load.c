@@ -149,6 +149,7 @@ int run_load_bfs(run *r, const char *path)
 	B2_TRY(b2_attr_opt_i64(&r->edgefactor, NULL, f, "edgefactor", path, -1));
 	B2_TRY(b2_attr_opt_str(&r->partition_file, f, "partition_file", path));
 	B2_TRY(b2_attr_opt_str(&r->devices, f, "devices", path));
+	B2_TRY(b2_attr_opt_str(&r->exchange, f, "exchange", path));
 	B2_TRY(b2_attr_opt_f64(&r->gen_time, NULL, f, "generation_time", path, NAN));
 	B2_TRY(b2_attr_opt_f64(&r->load_time, NULL, f, "load_time", path, NAN));
 	B2_TRY(b2_attr_opt_f64(&r->part_time, NULL, f, "partition_time", path, NAN));
@@ -411,7 +412,7 @@ done:
 
 void run_free(run *r)
 {
-	free(r->edges_file); free(r->partition_file); free(r->backend); free(r->devices);
+	free(r->edges_file); free(r->partition_file); free(r->backend); free(r->devices); free(r->exchange);
 	free(r->graph);
 	free(r->roots); free(r->nedge); free(r->visited); free(r->frontier);
 	free(r->time); free(r->phase);

@@ -192,6 +192,8 @@ static void print_run_header(FILE *f, const run *r, int nruns, const report_opts
 	fprintf(f, "\n# grid %s, %lld ranks, backend %s", grid, (long long)r->ranks, r->backend);
 	if (r->devices && r->devices[0])
 		fprintf(f, ", devices %s", r->devices);
+	if (r->exchange && r->exchange[0])
+		fprintf(f, ", exchanges %s", r->exchange);
 	fprintf(f, ", %lld searches\n", (long long)r->K);
 	if (r->valid_path)
 		fprintf(f, "# validation %s: %lld passed, %lld FAILED, %lld not validated\n", r->valid_path,
@@ -480,6 +482,7 @@ int print_json(FILE *f, run *runs, int nruns)
 		jfield(f, "devices_counted"); fprintf(f, "%lld", (long long)r->ndev);
 		jfield(f, "backend"); jstr(f, r->backend);
 		jfield(f, "devices"); jstr(f, r->devices ? r->devices : "");
+		jfield(f, "exchange"); jstr(f, r->exchange ? r->exchange : "");
 		jfield(f, "num_searches"); fprintf(f, "%lld", (long long)r->K);
 		jfield(f, "num_passed"); fprintf(f, "%lld", (long long)r->npassed);
 		jfield(f, "num_failed"); fprintf(f, "%lld", (long long)r->nfailed);

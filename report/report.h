@@ -27,6 +27,7 @@ typedef struct run {
 	const char *bfs_path, *valid_path;
 	/* BFS file */
 	char *edges_file, *partition_file, *backend, *devices, *graph;
+	char *exchange;            /* the transports of the exchanges (bfs-gpu --transport) */
 	int64_t K, N, M, rows, cols, ranks, gpus, nroots, L;
 	int64_t scale, edgefactor; /* from the file, or -1 when absent */
 	uint64_t fp, seed;

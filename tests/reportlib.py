@@ -64,6 +64,7 @@ def write_bfs(path, times, nedge, roots=None, N=1024, M=16384, grid=(1, 1), back
         sattr(f, "devices", "%d x Test GPU" % gpus if gpus else "cpu")
         f.attrs["seed"] = np.uint64(seed)
         sattr(f, "bitmap", "auto")
+        sattr(f, "exchange", "expand none, fold mpi")
         sattrv(f, "phase_names", PHASES)
         f.attrs["partition_time"] = np.float64(0.125)
         f.attrs["load_time"] = np.float64(load_time)

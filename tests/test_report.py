@@ -105,6 +105,7 @@ if blocks:
     check_block("g500_statistics_match_numpy", blocks[0],
                 expected_block(times, nedge, vt, ranks=2), 1e-5)
 R.check("harmonic_mean_marker_as_reference", "bfs  harmonic_mean_TEPS:     !  " in p.stdout, p.stdout[:300])
+R.check("text_names_the_transports", "exchanges expand none, fold mpi" in p.stdout, p.stdout[:300])
 
 # the block's lines are laid out exactly as the Graph500 reference prints them:
 # the same keys, in the same order, values from column 32 (when the reference
@@ -138,6 +139,7 @@ try:
     R.eq("json_search_count", len(r0["searches"]), len(times))
     R.check("json_per_search_teps", all(close(s["TEPS"], nedge[i] / times[i], 1e-12) for i, s in enumerate(r0["searches"])))
     R.eq("json_grid_backend", (r0["grid"], r0["backend"], r0["num_mpi_processes"], r0["validated"]), ("1x2", "cpu", 2, True))
+    R.eq("json_exchange", r0["exchange"], "expand none, fold mpi")
 except (ValueError, KeyError) as e:
     R.check("json_parses", False, "%s: %s" % (e, p.stdout[:300]))
 

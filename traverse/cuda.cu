@@ -719,26 +719,43 @@ __global__ void k_resolve(const int32_t *__restrict__ level, const uint32_t *__r
 /* The lean predecessor exchange (backend.h). The owner: every owned vertex
  * gets its global predecessor where it knows it; those the fold brought
  * from row peer s are appended to the request list for s (order does not
- * matter: the answers come back in the list's order). */
+ * matter: the answers come back in the list's order). One atomic per warp
+ * and sender: most of a search's vertices can come by the fold, and one
+ * atomic each on C counters serialises. */
 __global__ void k_pred_requests(const int32_t *__restrict__ level, const uint32_t *__restrict__ pred,
                                 int64_t b, int64_t R, int64_t i, int64_t j,
                                 int64_t *__restrict__ out, unsigned long long *cnt, uint32_t *req)
 {
-	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < b;
-	     x += (int64_t)gridDim.x * blockDim.x) {
-		const int lv = level[x];
-		int64_t p = -1;
-		if (lv == 0)
-			p = (j * R + i) * b + x;
-		else if (lv > 0) {
-			const uint32_t q = pred[j * b + x];
-			if (q & B2_PRED_REMOTE) {
-				const uint32_t s = q & ~B2_PRED_REMOTE;
-				req[s * b + atomicAdd(&cnt[s], 1ull)] = (uint32_t)x;
-			} else
-				p = j * b * R + q;
+	const int lane = threadIdx.x & 31;
+	const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+	/* warp-uniform loop: every lane takes part in the match below */
+	for (int64_t base = (int64_t)blockIdx.x * blockDim.x + (threadIdx.x & ~31); base < b;
+	     base += stride) {
+		const int64_t x = base + lane;
+		uint32_t s = FULL; /* the sender to ask, none */
+		if (x < b) {
+			const int lv = level[x];
+			int64_t p = -1;
+			if (lv == 0)
+				p = (j * R + i) * b + x;
+			else if (lv > 0) {
+				const uint32_t q = pred[j * b + x];
+				if (q & B2_PRED_REMOTE)
+					s = q & ~B2_PRED_REMOTE;
+				else
+					p = j * b * R + q;
+			}
+			out[x] = p;
 		}
-		out[x] = p;
+		const unsigned grp = __match_any_sync(FULL, s);
+		if (s != FULL) {
+			const int leader = __ffs(grp) - 1;
+			unsigned long long at = 0;
+			if (lane == leader)
+				at = atomicAdd(&cnt[s], (unsigned long long)__popc(grp));
+			at = __shfl_sync(grp, at, leader) + __popc(grp & ((1u << lane) - 1));
+			req[s * b + at] = (uint32_t)x;
+		}
 	}
 }
 

@@ -17,7 +17,6 @@
 typedef struct ipc_link {
 	b2_regions own;
 	b2_regions *peer;     /* [n], share[] mapped (peer[me]: own) */
-	int64_t *hdr_out, *hdr_in; /* [n] count | bitmap << 62 */
 } ipc_link;
 
 static void ipc_close(b2_link *l)
@@ -31,8 +30,6 @@ static void ipc_close(b2_link *l)
 			if (m->peer[q].share[s])
 				cudaIpcCloseMemHandle(m->peer[q].share[s]);
 	free(m->peer);
-	free(m->hdr_out);
-	free(m->hdr_in);
 	free(m);
 	l->impl = NULL;
 }
@@ -49,8 +46,6 @@ static int ipc_open(b2_link *l, int *ok)
 	B2_TRY(b2_calloc(&m, 1, sizeof *m, "IPC link"));
 	l->impl = m;
 	B2_TRY(b2_calloc(&m->peer, (size_t)l->n, sizeof *m->peer, "IPC link"));
-	B2_TRY(b2_calloc(&m->hdr_out, (size_t)l->n, 8, "message headers"));
-	B2_TRY(b2_calloc(&m->hdr_in, (size_t)l->n, 8, "message headers"));
 	B2_TRY(b2_calloc(&h, (size_t)l->n * B2_NSHARE, sizeof *h, "IPC handles"));
 	B2_TRY(l->be->regions(l->bk, &m->own));
 	for (int s = 0; s < B2_NSHARE && !fail; s++)
@@ -109,15 +104,8 @@ static int ipc_round(b2_link *l, const b2_msg *out, const int64_t *known)
 		e = cudaStreamSynchronize(st);
 	if (e != cudaSuccess)
 		B2_FAIL(B2_EFAIL, "CUDA error: %s (message copy to a peer GPU)", cudaGetErrorString(e));
-	for (int p = 0; p < l->n; p++)
-		m->hdr_out[p] = p == l->me ? 0 : out[p].count | (int64_t)(out[p].bitmap != 0) << 62;
-	B2_TRY(b2_mpi_ok(MPI_Alltoall(m->hdr_out, 1, MPI_INT64_T, m->hdr_in, 1, MPI_INT64_T, l->comm),
-	                 "MPI_Alltoall (message headers)"));
-	for (int p = 0; p < l->n; p++) {
-		l->in[p].data = p == l->me ? NULL : m->own.slot[l->dir] + (size_t)p * (size_t)slotw;
-		l->in[p].bitmap = p != l->me && (m->hdr_in[p] >> 62 & 1);
-		l->in[p].count = p == l->me ? 0 : m->hdr_in[p] & ((INT64_C(1) << 62) - 1);
-	}
+	/* the headers also tell the receivers that the copies are complete */
+	B2_TRY(b2_link_headers(l, out, m->own.slot[l->dir], slotw));
 done:
 	return error;
 }

@@ -81,7 +81,6 @@ static int nccl_ok(ncclResult_t r, const char *what)
 typedef struct nccl_link {
 	ncclComm_t comm;
 	b2_regions own;
-	int64_t *hdr_out, *hdr_in; /* [n] count | bitmap << 62 */
 } nccl_link;
 
 static void nccl_close(b2_link *l)
@@ -91,8 +90,6 @@ static void nccl_close(b2_link *l)
 		return;
 	if (m->comm)
 		N.ncclCommDestroy(m->comm);
-	free(m->hdr_out);
-	free(m->hdr_in);
 	free(m);
 	l->impl = NULL;
 }
@@ -108,8 +105,6 @@ static int nccl_open(b2_link *l, int *ok)
 		B2_FAIL(B2_EFAIL, "%s", N.why);
 	B2_TRY(b2_calloc(&m, 1, sizeof *m, "NCCL link"));
 	l->impl = m;
-	B2_TRY(b2_calloc(&m->hdr_out, (size_t)l->n, 8, "message headers"));
-	B2_TRY(b2_calloc(&m->hdr_in, (size_t)l->n, 8, "message headers"));
 	B2_TRY(l->be->regions(l->bk, &m->own));
 	memset(&id, 0, sizeof id);
 	if (l->me == 0)
@@ -136,12 +131,8 @@ static int nccl_round(b2_link *l, const b2_msg *out, const int64_t *known)
 	nccl_link *m = l->impl;
 	const int64_t bw = b2_bmp_words(l->b), slotw = m->own.slotw;
 	cudaStream_t st = (cudaStream_t)m->own.stream;
-	if (!known) {
-		for (int p = 0; p < l->n; p++)
-			m->hdr_out[p] = p == l->me ? 0 : out[p].count | (int64_t)(out[p].bitmap != 0) << 62;
-		B2_TRY(b2_mpi_ok(MPI_Alltoall(m->hdr_out, 1, MPI_INT64_T, m->hdr_in, 1, MPI_INT64_T,
-		                              l->comm), "MPI_Alltoall (message headers)"));
-	}
+	if (!known)
+		B2_TRY(b2_link_headers(l, out, m->own.slot[l->dir], slotw));
 	B2_TRY(nccl_ok(N.ncclGroupStart(), "ncclGroupStart"));
 	group = 1;
 	for (int p = 0; p < l->n; p++) {
@@ -152,12 +143,9 @@ static int nccl_round(b2_link *l, const b2_msg *out, const int64_t *known)
 		if (known) {
 			sw = out[p].count ? bw : 0;
 			rw = known[p] ? bw : 0;
-		} else {
-			int64_t c = m->hdr_in[p] & ((INT64_C(1) << 62) - 1);
-			int bm = m->hdr_in[p] >> 62 & 1;
+		} else { /* a bitmap's count travelled in its header */
 			sw = out[p].bitmap ? (out[p].count ? bw : 0) : out[p].count;
-			rw = bm ? (c ? bw : 0) : c;
-			l->in[p] = (b2_msg){slot, c, bm};
+			rw = l->in[p].bitmap ? (l->in[p].count ? bw : 0) : l->in[p].count;
 		}
 		l->bytes_sent += 4.0 * (double)sw;
 		if (sw)
@@ -170,8 +158,6 @@ done:
 		int e = nccl_ok(N.ncclGroupEnd(), "ncclGroupEnd");
 		error = error ? error : e;
 	}
-	if (!known)
-		l->in[l->me] = (b2_msg){NULL, 0, 0};
 	return error;
 }
 

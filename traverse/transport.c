@@ -42,7 +42,23 @@ static int link_init(b2_link *l, MPI_Comm comm, int dir, const b2_backend *be, v
 	l->words = b2_msg_words(b);
 	MPI_Comm_size(comm, &l->n);
 	MPI_Comm_rank(comm, &l->me);
-	return b2_calloc(&l->in, (size_t)l->n, sizeof *l->in, "messages");
+	int error = b2_calloc(&l->hdr, 2 * (size_t)l->n, 8, "message headers");
+	return error ? error : b2_calloc(&l->in, (size_t)l->n, sizeof *l->in, "messages");
+}
+
+int b2_link_headers(b2_link *l, const b2_msg *out, uint32_t *slot0, int64_t slotw)
+{
+	int64_t *h_out = l->hdr, *h_in = l->hdr + l->n;
+	const int64_t mask = (INT64_C(1) << 62) - 1;
+	for (int p = 0; p < l->n; p++)
+		h_out[p] = p == l->me ? 0 : out[p].count | (int64_t)(out[p].bitmap != 0) << 62;
+	int error = b2_mpi_ok(MPI_Alltoall(h_out, 1, MPI_INT64_T, h_in, 1, MPI_INT64_T, l->comm),
+	                      "MPI_Alltoall (message headers)");
+	for (int p = 0; p < l->n && !error; p++)
+		l->in[p] = p == l->me ? (b2_msg){NULL, 0, 0}
+		                      : (b2_msg){slot0 + (size_t)p * (size_t)slotw, h_in[p] & mask,
+		                                 (int)(h_in[p] >> 62 & 1)};
+	return error;
 }
 
 /* Every rank of comm on this node (decided together). */
@@ -175,6 +191,7 @@ void b2_links_close(b2_link *expand, b2_link *fold)
 			both[x]->ops->close(both[x]);
 		}
 		free(both[x]->in);
+		free(both[x]->hdr);
 		memset(both[x], 0, sizeof *both[x]);
 	}
 	/* no rank frees memory that a peer still maps */

@@ -61,6 +61,7 @@ struct b2_link {
 	void *bk;
 	int64_t b, words;       /* block size; capacity of a message in words */
 	b2_msg *in;             /* [n] the messages of the last round */
+	int64_t *hdr;           /* [2n] message headers out and in (b2_link_headers) */
 	double bytes_sent;      /* message payload sent, for the statistics */
 	void *impl;             /* the implementation's state */
 };
@@ -97,6 +98,11 @@ int b2_links_describe(const b2_link *expand, const b2_link *fold, char *buf, siz
                       int *nccl);
 /* The NCCL library's version code (e.g. 22809), 0 when none is loaded. */
 int b2_nccl_version(void);
+
+/* For device transports whose sizes travel by MPI: one all-to-all of the
+ * headers of out[] (size, and whether a bitmap); then l->in[p] = what
+ * peer p sends, landing in slot0 + p * slotw. */
+int b2_link_headers(b2_link *l, const b2_msg *out, uint32_t *slot0, int64_t slotw);
 
 /* One round in message mode (sizes travel with the messages). */
 int b2_link_round(b2_link *l, const b2_msg *out);
