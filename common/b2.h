@@ -166,10 +166,10 @@ typedef struct b2_stdopts {
 	const char *output;
 	int verbosity;
 } b2_stdopts;
-/* Handles a standard option c (from getopt_long). Returns 0 when handled,
- * B2_EXIT_HELP after printing help or version, B2_EUSAGE for '?' (getopt
- * already complained) or for a second -o/--output, -1 for a c that is not a
- * standard option. */
+/* Handles a standard option c (from getopt_long): the caller's `default:`.
+ * Returns 0 when handled, B2_EXIT_HELP after printing help or version,
+ * B2_EUSAGE for '?' (getopt already complained), for a second -o/--output,
+ * and, with a message, for a c that the caller declared but did not handle. */
 int b2_std_option(b2_stdopts *std, int c, const char *optarg_, const char *help);
 /* Called by b2_init: getopt's own messages (unknown option, missing
  * argument) name the program as b2_prog, on rank 0 only. */

@@ -65,7 +65,7 @@ int b2_std_option(b2_stdopts *std, int c, const char *arg, const char *help)
 			fprintf(stderr, "Try '%s --help' for more information.\n", b2_prog);
 		return B2_EUSAGE;
 	default:
-		return -1;
+		return b2_usage_err("unknown option");
 	}
 }
 

@@ -66,11 +66,7 @@ static int parse(opts *o, int argc, char **argv)
 		case OPT_FORMAT: fmt = optarg; break;
 		case OPT_SYMMETRIC: o->symmetric = 1; break;
 		default:
-			error = b2_std_option(&o->std, c, optarg, help);
-			if (error == -1)
-				error = B2_EUSAGE;
-			if (error)
-				goto done;
+			B2_TRY(b2_std_option(&o->std, c, optarg, help));
 		}
 	}
 	if (optind != argc - 1)

@@ -88,10 +88,7 @@ static int parse(options *o, int argc, char **argv)
 		case 'R': o->relabel = 0; break;
 		case 'P': o->print_relabel = 1; break;
 		default:
-			error = b2_std_option(&o->std, c, optarg, usage);
-			if (error == -1)
-				error = b2_usage_err("unexpected option");
-			if (error)
+			if ((error = b2_std_option(&o->std, c, optarg, usage)) != 0)
 				return error;
 		}
 	}

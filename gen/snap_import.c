@@ -158,11 +158,7 @@ static int parse_opts(opts *o, int argc, char **argv)
 			                       (const int[]){SNAP_MAP_AUTO, SNAP_MAP_BITMAP, SNAP_MAP_HASH}));
 			break;
 		default:
-			error = b2_std_option(&o->std, c, optarg, help);
-			if (error < 0)
-				error = b2_usage_err("unexpected option");
-			if (error)
-				goto done;
+			B2_TRY(b2_std_option(&o->std, c, optarg, help));
 		}
 	}
 	if (optind >= argc)

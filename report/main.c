@@ -162,11 +162,7 @@ int main(int argc, char **argv)
 		case OPT_APPEND: o.append = optarg; break;
 		case OPT_BASELINE: o.baseline = optarg; break;
 		default:
-			error = b2_std_option(&std, c, optarg, help);
-			if (error == -1)
-				error = b2_usage_err("unknown option");
-			if (error)
-				goto done;
+			B2_TRY(b2_std_option(&std, c, optarg, help));
 		}
 	}
 	if (optind >= argc)

@@ -688,12 +688,12 @@ k_update_words(Sources src, int nsrc, int64_t nwords, uint32_t rowbase, uint32_t
 	}
 }
 
-/* Deferred predecessors into global ids: recv[s*b + k] (or, recv NULL,
- * peers.bmp[s][k]) is the local column that sender s recorded for owned
- * vertex k. */
+/* Deferred predecessors into global ids, the whole resolution in one pass:
+ * peers.bmp[s][k], read in place from row peer s (CUDA IPC), is the local
+ * column s recorded for owned vertex k (with C == 1 nothing is remote). */
 __global__ void k_resolve(const int32_t *__restrict__ level, const uint32_t *__restrict__ pred,
-                          const uint32_t *recv, Sources peers, int64_t b, int64_t R, int64_t i,
-                          int64_t j, int64_t *__restrict__ out)
+                          Sources peers, int64_t b, int64_t R, int64_t i, int64_t j,
+                          int64_t *__restrict__ out)
 {
 	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < b;
 	     x += (int64_t)gridDim.x * blockDim.x) {
@@ -707,8 +707,7 @@ __global__ void k_resolve(const int32_t *__restrict__ level, const uint32_t *__r
 			const uint32_t q = pred[j * b + x];
 			if (q & B2_PRED_REMOTE) {
 				const int64_t s = q & ~B2_PRED_REMOTE;
-				/* recv NULL: read in place from the row peer (CUDA IPC) */
-				p = s * b * R + (recv ? recv[s * b + x] : __ldcv(&peers.bmp[s][x]));
+				p = s * b * R + __ldcv(&peers.bmp[s][x]);
 			} else
 				p = j * b * R + q;
 		}
@@ -1783,8 +1782,8 @@ static int cu_pred_resolve(void *p, const b2_msg *in)
 	for (int c = 0; c < k->g.C && k->peer[B2_DIR_FOLD]; c++)
 		if (c != j)
 			peers.bmp[c] = k->peer_pred[c] + (size_t)j * (size_t)k->b;
-	k_resolve<<<blocks_for(k, k->b), TPB, 0, k->st>>>(k->level, k->pred, NULL, peers, k->b,
-	                                                  k->g.R, k->g.i, j, k->pred64);
+	k_resolve<<<blocks_for(k, k->b), TPB, 0, k->st>>>(k->level, k->pred, peers, k->b, k->g.R,
+	                                                  k->g.i, j, k->pred64);
 	CU_LAUNCHED();
 	CU(cudaStreamSynchronize(k->st));
 	return 0;

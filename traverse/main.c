@@ -148,11 +148,7 @@ static int parse(opts *o, int argc, char **argv)
 			                       (const char *[]){"any", "largest-component", NULL}, NULL));
 			break;
 		default:
-			error = b2_std_option(&std, c, optarg, help);
-			if (error == -1)
-				error = B2_EUSAGE;
-			if (error)
-				goto done;
+			B2_TRY(b2_std_option(&std, c, optarg, help));
 		}
 	}
 	if (optind != argc - 1)

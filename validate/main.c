@@ -55,8 +55,6 @@ static int parse(options *o, int argc, char **argv)
 			continue;
 		}
 		int r = b2_std_option(&o->std, c, optarg, usage);
-		if (r == -1)
-			return b2_usage_err("unknown option");
 		if (r)
 			return r;
 	}
