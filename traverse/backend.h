@@ -149,8 +149,10 @@ typedef struct b2_backend {
 	int (*fold_msgs)(void *bk, const int *use_bitmap, int mem, b2_msg *out);
 	/* Frontier update over the staged fold messages; st->front = new
 	 * frontier size, st->degree = the sum of its tuple degrees (the
-	 * direction heuristic's edge count), st->examined = the level's edges
-	 * looked at when the step could not say (device levels), else untouched. */
+	 * direction heuristic's edge count; may be left 0 when the step was
+	 * bottom-up: the level loop does not use it then), st->examined = the
+	 * level's edges looked at when the step could not say (device levels),
+	 * else untouched. */
 	int (*update)(void *bk, int lvl, b2_level_stats *st);
 	/* Deferred predecessors (the paper's section 3.6), in one request and
 	 * one answer round along the grid row, only for the vertices the fold

@@ -116,7 +116,10 @@ static void note_level(b2_search *s, int64_t global)
  * and the frontier's degree sum deg: go bottom-up when the frontier's
  * edges exceed 1/alpha of the unexplored ones; go back top-down when the
  * frontier shrinks below N/beta. The first level after leaving bottom-up
- * is top-down regardless, so that the decision does not flap. */
+ * is top-down regardless, so that the decision does not flap. After a
+ * bottom-up step deg is 0: the rule does not test it there, and the
+ * unexplored count is not lowered by it (gapbs counts 1), so no backend
+ * sums the degrees of a frontier that bottom-up found. */
 static int decide(b2_search *s, int lvl, int64_t nf, int64_t deg)
 {
 	if (s->direction != B2_DIRECTION_AUTO)
@@ -290,6 +293,8 @@ int b2_search_run(b2_search *s, int64_t root)
 		t[4] = b2_now();
 		global = st;
 		terminate(s, &global);
+		if (dir == B2_BOTTOM_UP)
+			global.degree = 0;
 		t[5] = b2_now();
 		for (int p = 0; p < 5; p++)
 			s->phase[p] += t[p + 1] - t[p];
