@@ -93,13 +93,40 @@ class Graph:
         i = np.minimum(np.searchsorted(self.keys, k), max(len(self.keys) - 1, 0))
         return (self.keys[i] == k) if len(self.keys) else np.zeros(len(k), bool)
 
-def check_directions(rep, tag, g, roots, fs, ldir, exam, direction):
+def rule_directions(g, ref, alpha, beta):
+    """The steps' directions under --direction auto as FORMATS.md states
+    Beamer's rule, from the serial BFS's levels alone: nf and mf of each
+    frontier (mf 0 at the root and after a bottom-up step), mu the
+    tuple-degree sum less the top-down steps' mf."""
+    nsteps = int(ref.max()) + 1
+    nf = np.bincount(ref[ref >= 0], minlength=nsteps)
+    mf = np.bincount(ref[ref >= 0], weights=g.tdeg[ref >= 0], minlength=nsteps).astype(np.int64)
+    dirs, cur, fresh, mu, prev = [], 0, 0, int(g.tdeg.sum()), 0
+    for l in range(nsteps):
+        deg = 0 if l == 0 or dirs[-1] == 1 else int(mf[l])
+        if l == 0:
+            cur, fresh = 0, 0
+        elif cur == 1:
+            if nf[l] < prev and float(nf[l]) * beta <= float(g.n):
+                cur, fresh = 0, 1
+        elif not fresh and float(deg) * alpha > float(mu):
+            cur = 1
+        else:
+            fresh = 0
+        if cur == 0:
+            mu -= deg
+        prev = int(nf[l])
+        dirs.append(cur)
+    return dirs
+
+def check_directions(rep, tag, g, roots, fs, ldir, exam, direction, rule=None):
     """The per-level records of FORMATS.md: one direction per step (the steps
     are as many as the non-empty frontiers, -1 after them); top-down steps
     examine exactly the undirected degree of every vertex they expand, so a
     search that is top-down throughout examines the degree sum of its
     component; a bottom-up step examines at least one edge per vertex it
-    finds and at most every edge."""
+    finds and at most every edge. rule = (alpha, beta): under auto, every
+    step's direction is the one rule_directions gives."""
     deg = np.diff(g.ptr)
     bad, why = 0, ""
     for q, r in enumerate(roots):
@@ -110,6 +137,8 @@ def check_directions(rep, tag, g, roots, fs, ldir, exam, direction):
             bad += 1; why = "root %d: directions %s" % (r, d); continue
         if direction == "top-down" and d[:nsteps].any() or direction == "bottom-up" and not d[:nsteps].all():
             bad += 1; why = "root %d: directions %s under --direction %s" % (r, d, direction); continue
+        if direction == "auto" and rule is not None and list(d[:nsteps]) != rule_directions(g, ref, *rule):
+            bad += 1; why = "root %d: directions %s, the rule gives %s" % (r, list(d[:nsteps]), rule_directions(g, ref, *rule)); continue
         for l in range(nsteps):
             expanded = np.flatnonzero(ref == l)
             found = int(fs[q][l + 1]) if l + 1 < len(fs[q]) else 0
@@ -128,11 +157,14 @@ def check_bfs(rep, tag, g, path, nroots, seed=1, direction=None):
         pt = f["phase_time"][...]
         ldir, exam, lt = f["level_direction"][...], f["edges_examined"][...], f["level_time"][...]
         rep.eq(tag + " level tables' shape", (ldir.shape, exam.shape, lt.shape), (fs.shape,) * 3)
+        rule = None
         if direction is not None:
             a = f.attrs["direction"]
             rep.eq(tag + " direction attribute", a.decode() if isinstance(a, bytes) else a, direction)
+            if direction == "auto":
+                rule = (float(f.attrs["alpha"]), float(f.attrs["beta"]))
         rep.eq(tag + " format", f.attrs["format"].decode() if isinstance(f.attrs["format"], bytes) else f.attrs["format"], "bfs2d-bfs")
-    check_directions(rep, tag, g, roots, fs, ldir, exam, direction)
+    check_directions(rep, tag, g, roots, fs, ldir, exam, direction, rule)
     rep.eq(tag + " roots follow the FORMATS rule", roots, np.array(expected_roots(g.tdeg, nroots, seed), dtype=np.int64))
     rep.check(tag + " roots are not isolated", bool(np.all(g.tdeg[roots] > 0)))
     rep.eq(tag + " phase_time shape", pt.shape, (len(roots), 6))
