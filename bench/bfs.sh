@@ -4,7 +4,9 @@
 #   bench/bfs.sh gpu      on a GPU host (bench/gpu-check.sh runs it there):
 #                         one GPU at scales $SCALES (default "21 24 26"), 64 roots,
 #                         harmonic-mean TEPS and the phase breakdown, for each
-#                         --direction in $DIRS (default "top-down auto"), with
+#                         --direction in $DIRS (default "top-down auto") and
+#                         --transport in $ONE_TRANSPORTS (auto: message levels;
+#                         pull: device levels, one host wait a level), with
 #                         the per-level table (direction, time, edges examined)
 #                         of the auto runs;
 #                         k = 1, 2, 4, 8 edges per thread at scales $KSCALES (21);
@@ -202,10 +204,12 @@ gpu)
     done
   fi
   if [[ " $PARTS " == *" one "* ]]; then
-    echo "## one GPU, 64 roots, directions $DIRS"
+    echo "## one GPU, 64 roots, directions $DIRS, transports ${ONE_TRANSPORTS:-auto}"
     for s in ${SCALES:-21 24 26}; do
       for d in $DIRS; do
-        bfs "1gpu-s$s-$d" 1 "$(part "$s" 1x1)" --backend cuda --direction $d
+        for tp in ${ONE_TRANSPORTS:-auto}; do
+          bfs "1gpu-s$s-$d$([ $tp = auto ] || echo "-$tp")" 1 "$(part "$s" 1x1)" --backend cuda --direction $d --transport $tp
+        done
       done
     done
   fi

@@ -5,9 +5,11 @@
 #   check:    tests/test_bfs_gpu.py (CUDA levels == CPU levels == serial BFS on
 #             1x1, 1x2, 2x1, 2x2 as the GPUs allow; bitmap modes; k = 1..8)
 #   sanitize: compute-sanitizer memcheck and racecheck on an R-MAT scale-10
-#             graph, 1x1 and (with 2 GPUs) 1x2 and 2x1 with every transport
-#             in $SAN_TRANSPORTS (default pull nccl mpi; pull: the fold,
-#             resp. the expand exchange, read from the peer GPU)
+#             graph, 1x1 (auto: message levels; pull: device levels) and
+#             (with 2 GPUs) 1x2 and 2x1 with every transport in
+#             $SAN_TRANSPORTS (default pull nccl mpi; pull: the fold, resp.
+#             the expand exchange, read from the peer GPU); with one GPU,
+#             1x2 and 2x1 sharing it, by mpi and ipc
 #   bench:    bench/bfs.sh gpu
 # Everything is also logged to $OUT/gpu-check.log when OUT is set.
 set -u
@@ -28,15 +30,19 @@ for step in $steps; do
     python3 tests/test_bfs_gpu.py || fail=1 ;;
   sanitize)
     rmat-gen -q -s 10 -o "$B2_TMP/s10.h5"
+    ng=$(nvidia-smi -L | wc -l)
     for g in 1x1 1x2 2x1; do
       n=$(( ${g%x*} * ${g#*x} ))
-      [ "$n" -le "$(nvidia-smi -L | wc -l)" ] || continue
+      if [ $n = 1 ]; then tps="auto pull"            # message levels; device levels
+      elif [ $n -le $ng ]; then tps=${SAN_TRANSPORTS:-pull nccl mpi}
+      elif [ $ng = 1 ]; then tps="mpi ipc"           # one GPU shared: message levels
+      else continue; fi
       partition2d -q --grid $g "$B2_TMP/s10.h5" -o "$B2_TMP/s10.$g.h5"
-      for tp in $([ $n = 1 ] && echo auto || echo "${SAN_TRANSPORTS:-pull nccl mpi}"); do
+      for tp in $tps; do
         for tool in memcheck racecheck; do
           l=$B2_TMP/san-$tool-$g-$tp.log
           if [ $n = 1 ]; then
-            compute-sanitizer --tool $tool --error-exitcode 9 bfs-gpu "$B2_TMP/s10.$g.h5" -n 4 --backend cuda --bitmap auto -o "$B2_TMP/san.h5" >"$l" 2>&1
+            compute-sanitizer --tool $tool --error-exitcode 9 bfs-gpu "$B2_TMP/s10.$g.h5" -n 4 --backend cuda --bitmap auto --transport $tp -o "$B2_TMP/san.h5" >"$l" 2>&1
           else
             # NCCL probes its kernels with calls that fail by design (no
             # image for this GPU): not reported as API errors; memory

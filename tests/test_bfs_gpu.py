@@ -1,6 +1,7 @@
 """tests/test_bfs_gpu.py — the CUDA backend against the CPU backend and the
 serial BFS, on the grids the visible GPUs allow (1x1, 1x2, 2x1, 2x2, 1x3,
-3x1) and on 2x3 with GPUs shared (the warning checked): levels of every kept
+3x1) and on 2x3 with GPUs shared (the warning checked; 1x2 and 2x1 too
+where there is one GPU): levels of every kept
 search equal, trees valid; bitmap on/off/auto, k = 1, 2, 4, 8 edges per
 thread, every --direction (auto, top-down, bottom-up) and every --transport
 (auto, pull, ipc, nccl, mpi, and NCCL forced onto its socket transport)
@@ -10,8 +11,9 @@ shared) exits 2; too little device memory (memory held by another process) exits
 with what is needed and free, and leaves no output. Prints nothing and
 passes where no GPU is visible or CUDA was not built (CI); run on a GPU host
 by bench/gpu-check.sh. B2_GPU_SCALE (default 14) sets the R-MAT scale;
-B2_GPU_QUICK=1 keeps the R-MAT graph on the two-GPU grids and every
-transport and direction only (a first look after a change)."""
+B2_GPU_QUICK=1 keeps the R-MAT graph on 1x1, 1x2 and 2x1 (as many GPUs
+as there are) and every transport and direction only (a first look after
+a change)."""
 import os, subprocess, sys
 import numpy as np
 import h5py
@@ -101,9 +103,10 @@ def same(tag, a, b):
     rep.check(tag, ok)
 
 for g in graphs[:1] if QUICK else graphs:
-    for R, C in [(1, 2), (2, 1)] if QUICK else [(1, 1), (1, 2), (2, 1), (2, 2), (1, 3), (3, 1), (2, 3)]:
-        # 2x3 runs with GPUs shared (allowed for testing, with a warning)
-        if R * C > ngpu and not (R * C == 6 and ngpu >= 2):
+    for R, C in [(1, 1), (1, 2), (2, 1)] if QUICK else [(1, 1), (1, 2), (2, 1), (2, 2), (1, 3), (3, 1), (2, 3)]:
+        # 2x3 runs with GPUs shared (allowed for testing, with a warning);
+        # so do 1x2 and 2x1 on one GPU (message levels, CUDA IPC and MPI)
+        if R * C > ngpu and not (R * C == 6 and ngpu >= 2) and not (R * C == 2 and ngpu == 1):
             continue
         cu = run(g, R, C, "cuda")
         cp = run(g, R, C, "cpu")
@@ -111,6 +114,10 @@ for g in graphs[:1] if QUICK else graphs:
         for d in ("top-down", "bottom-up"):
             same("%s %dx%d cuda --direction %s == cpu" % (g.name, R, C, d), run(g, R, C, "cuda", "--direction", d), cp)
         own = R * C <= ngpu  # a GPU per rank: every transport
+        if R * C == 1:  # no exchange; pull names device levels (one host wait a level)
+            for d in ("auto", "top-down", "bottom-up"):
+                same("%s 1x1 cuda --transport pull --direction %s == cpu" % (g.name, d),
+                     run(g, 1, 1, "cuda", "--transport", "pull", "--direction", d), cp)
         if R * C > 1:
             for tp in (("pull", "ipc", "nccl", "mpi") if own else ("ipc", "mpi")):
                 for d in ("auto", "top-down", "bottom-up"):

@@ -99,6 +99,16 @@ __global__ void k_gather(const uint32_t *__restrict__ src, int64_t n, uint32_t o
 		put_col(dst, deg, colptr, (unsigned)x, __ldg(&src[x]) + off);
 }
 
+/* The discovery bitmaps a level is about to write (zn of them, w1 words
+ * apart, count words included), zeroed by the kernel that reads the
+ * frontier first: no memset of their own. A thread zeroes word w after it
+ * has read word w of its source, which may be one of them. */
+struct Zero {
+	uint32_t *at;
+	int64_t w1;
+	int n;
+};
+
 /* Warp-level bitmap unpacking: one word per lane, popcounts scanned with
  * shuffles, one atomic per warp for the output position; bitmap blockIdx.y
  * of src, indices + its tag. With limit set, nothing is done when
@@ -106,7 +116,7 @@ __global__ void k_gather(const uint32_t *__restrict__ src, int64_t n, uint32_t o
  * GPU's (device levels): read uncached (ld.cv). */
 __global__ void k_unpack(Sources src, int64_t nwords, uint32_t *__restrict__ dst,
                          uint64_t *__restrict__ deg, const uint64_t *__restrict__ colptr,
-                         unsigned *counter, const unsigned long long *limit, unsigned cap)
+                         unsigned *counter, const unsigned long long *limit, unsigned cap, Zero z)
 {
 	if (limit && *limit > cap)
 		return;
@@ -114,10 +124,17 @@ __global__ void k_unpack(Sources src, int64_t nwords, uint32_t *__restrict__ dst
 	const uint32_t off = src.tag[blockIdx.y];
 	const int lane = threadIdx.x & 31;
 	const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+	if (blockIdx.y != 0)
+		z.n = 0;
 	for (int64_t wb = (int64_t)blockIdx.x * blockDim.x + (threadIdx.x & ~31); wb < nwords;
 	     wb += stride) {
 		int64_t w = wb + lane;
 		uint32_t word = w < nwords ? __ldcv(&bmp[w]) : 0;
+		for (int c = 0; c < z.n && w < nwords; c++) {
+			z.at[c * z.w1 + w] = 0;
+			if (w == 0)
+				z.at[c * z.w1 + nwords] = 0;
+		}
 		unsigned c = __popc(word), incl = c;
 #pragma unroll
 		for (int d = 1; d < 32; d <<= 1) {
@@ -146,22 +163,38 @@ __global__ void k_unpack(Sources src, int64_t nwords, uint32_t *__restrict__ dst
 	}
 }
 
+/* Message levels' end (device levels have the update's instead): what the
+ * step left in the level's counters goes to the host. */
+struct LevelEnd {
+	unsigned long long *next; /* the next level's counters, zeroed here */
+	int nnext;
+	unsigned *reset;          /* unpacking counters of the fold lists and the next gather */
+	int nreset;
+	unsigned *done;           /* blocks finished (the last one zeroes it) */
+	volatile unsigned long long *host; /* mapped pinned: the level's counters */
+};
+
 /* The step's counts: out[c] += vertices in discovery bitmap c (blockIdx.y =
  * c, bitmaps bw1 words apart), and out[nc] += the tuple degrees of those in
  * the own column's (c == j: the new frontier so far; tdeg NULL: not
- * summed); top-down, out[nc + 1]
- * = the scan's total (*examined: the edges the step looked at). */
+ * summed); out[nc + 1] (the edges examined) the step wrote. The last block
+ * to finish hands out[0 .. nc + 1] to the host (e.host). */
 __global__ void k_level_counts(const uint32_t *__restrict__ bmp, int64_t bw, uint64_t bw1, int nc,
-                               int j, const int64_t *__restrict__ tdeg, const uint64_t *examined,
-                               unsigned long long *out)
+                               int j, const int64_t *__restrict__ tdeg, unsigned long long *out,
+                               LevelEnd e)
 {
-	if (examined && blockIdx.x == 0 && blockIdx.y == 0 && threadIdx.x == 0)
-		out[nc + 1] = *examined;
 	typedef cub::BlockReduce<unsigned long long, TPB> BR;
 	__shared__ typename BR::TempStorage tmp;
+	__shared__ bool last;
 	const int c = blockIdx.y;
 	const uint32_t *m = bmp + c * bw1;
 	unsigned long long n = 0, d = 0;
+	if (blockIdx.x == 0 && c == 0) {
+		for (int x = threadIdx.x; x < e.nnext; x += blockDim.x)
+			e.next[x] = 0;
+		for (int x = threadIdx.x; x < e.nreset; x += blockDim.x)
+			e.reset[x] = 0;
+	}
 	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < bw;
 	     x += (int64_t)gridDim.x * blockDim.x) {
 		uint32_t w = __ldg(&m[x]);
@@ -178,6 +211,40 @@ __global__ void k_level_counts(const uint32_t *__restrict__ bmp, int64_t bw, uin
 			atomicAdd(&out[c], n);
 		if (d)
 			atomicAdd(&out[nc], d);
+		__threadfence();
+		last = atomicAdd(e.done, 1) == gridDim.x * gridDim.y - 1;
+	}
+	__syncthreads();
+	if (last) {
+		__threadfence();
+		for (int x = threadIdx.x; x < nc + 2; x += blockDim.x)
+			e.host[x] = __ldcg(&out[x]);
+		__threadfence_system();
+		if (threadIdx.x == 0)
+			*e.done = 0;
+	}
+}
+
+/* An exclusive scan of n <= SCAN1_MAX items in one block: the small
+ * frontiers' scan in one launch (CUB's takes two). */
+enum { SCAN1_ITEMS = 16, SCAN1_MAX = TPB * SCAN1_ITEMS };
+__global__ void __launch_bounds__(TPB) k_scan1(const uint64_t *__restrict__ in, uint64_t *out, int64_t n)
+{
+	typedef cub::BlockScan<uint64_t, TPB> BS;
+	__shared__ typename BS::TempStorage tmp;
+	uint64_t v[SCAN1_ITEMS], sum = 0;
+	const int64_t x0 = (int64_t)threadIdx.x * SCAN1_ITEMS;
+#pragma unroll
+	for (int q = 0; q < SCAN1_ITEMS; q++) {
+		v[q] = x0 + q < n ? in[x0 + q] : 0;
+		sum += v[q];
+	}
+	BS(tmp).ExclusiveSum(sum, sum);
+#pragma unroll
+	for (int q = 0; q < SCAN1_ITEMS; q++) {
+		if (x0 + q < n)
+			out[x0 + q] = sum;
+		sum += v[q];
 	}
 }
 
@@ -193,6 +260,7 @@ struct ExpandArgs {
 	uint64_t bw1;
 	uint32_t j;
 	int lvl;
+	unsigned long long *examined; /* the level's edges examined: the scan's total */
 };
 
 /* Local row r, found from local column u, is new: its predecessor, its
@@ -263,6 +331,8 @@ __global__ void __launch_bounds__(TPB) k_expand(ExpandArgs a)
 	Window &w = wins[threadIdx.x >> 5];
 	const int lane = threadIdx.x & 31;
 	const uint64_t total = __ldg(&a.cumul[a.n]);
+	if (blockIdx.x == 0 && threadIdx.x == 0)
+		*a.examined = total;
 	const uint64_t nwarps = (uint64_t)gridDim.x * (TPB / 32);
 	const uint64_t step = 32 * K;
 	uint64_t share = (total + nwarps - 1) / nwarps;
@@ -842,8 +912,18 @@ struct cu_bk {
 	 * column's degrees, [C + 1] edges examined (device levels: the last two are
 	 * the update's counters); the update's: [0] frontier, [1] its degrees */
 	unsigned long long *lc, *h_lc, *dstat, *h_stat;
+	unsigned long long *lcur, *d_lc; /* the level's counters (message levels:
+	                        two sets, by level parity); h_lc mapped for the device */
 	int64_t own_degree;  /* lc[C] of the last step */
+	uint64_t maxdeg;     /* the largest local column degree */
 };
+
+/* Device counters (tmpcnt): [c < C] unpacking of fold list c, then these. */
+enum { CT_FRONT, CT_GATHER, CT_PF_COUNT, CT_PF_DONE, CT_LC_DONE, CT_N };
+static unsigned *counter(const struct cu_bk *k, int t)
+{
+	return k->tmpcnt + k->g.C + t;
+}
 
 /* Receive area: R expand slots, then C fold slots, slotw words each, then
  * C flag words (device levels); one allocation, so one IPC handle names them
@@ -1072,8 +1152,9 @@ static int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 	DALLOC(k->pred64, (size_t)k->b * 8);
 	if (g->C > 1)
 		DALLOC(k->ans, (size_t)k->nr * 4);
-	DALLOC(k->lc, (size_t)(g->C + 2) * 8);
-	DALLOC(k->tmpcnt, (size_t)(g->C + 3) * 4);
+	DALLOC(k->lc, (size_t)2 * (size_t)(g->C + 2) * 8);
+	k->lcur = k->lc;
+	DALLOC(k->tmpcnt, (size_t)(g->C + CT_N) * 4);
 	DALLOC(k->wait_ns, (size_t)(PULL_LEVELS + 1) * 8);
 	DALLOC(k->dsum, 8);
 	DALLOC(k->dstat, 4 * 8);
@@ -1082,7 +1163,6 @@ static int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 	HALLOC(k->h_dst, (size_t)g->C * (size_t)k->slotw * 4);
 	HALLOC(k->h_pred, (size_t)k->nr * 4);
 	HALLOC(k->h_recv, (size_t)k->nr * 4);
-	HALLOC(k->h_lc, (size_t)(g->C + 2) * 8);
 	HALLOC(k->h_dsum, 8);
 	HALLOC(k->h_wait_ns, (size_t)PULL_LEVELS * 8);
 	HALLOC(k->h_stat, 4 * 8);
@@ -1092,7 +1172,9 @@ static int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 		goto done;
 	}
 	if (cudaHostAlloc((void **)&k->h_ls, sizeof(LevelStats), cudaHostAllocMapped) != cudaSuccess ||
-	    cudaHostGetDevicePointer((void **)&k->d_ls, k->h_ls, 0) != cudaSuccess) {
+	    cudaHostGetDevicePointer((void **)&k->d_ls, k->h_ls, 0) != cudaSuccess ||
+	    cudaHostAlloc((void **)&k->h_lc, (size_t)(g->C + 2) * 8, cudaHostAllocMapped) != cudaSuccess ||
+	    cudaHostGetDevicePointer((void **)&k->d_lc, k->h_lc, 0) != cudaSuccess) {
 		cudaGetLastError();
 		error = b2_err(B2_EIO_, "cannot map pinned host memory into GPU %d", o->device);
 		goto done;
@@ -1101,14 +1183,18 @@ static int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 	    cudaMemcpy(k->rowidx, g->row_idx, g->nnz * 4, cudaMemcpyHostToDevice) != cudaSuccess ||
 	    cudaMemcpy(k->tdeg, g->tdeg, (size_t)k->b * 8, cudaMemcpyHostToDevice) != cudaSuccess ||
 	    cudaMemset(k->flags, 0, (size_t)g->C * 4) != cudaSuccess ||
-	    cudaMemset(k->tmpcnt, 0, (size_t)(g->C + 3) * 4) != cudaSuccess ||
+	    cudaMemset(k->tmpcnt, 0, (size_t)(g->C + CT_N) * 4) != cudaSuccess ||
 	    cudaMemset(k->deg, 0, (size_t)(k->nc + 1) * 8) != cudaSuccess ||
 	    cudaMemset(k->dstat, 0, 4 * 8) != cudaSuccess ||
-	    cudaMemset(k->lc, 0, (size_t)(g->C + 2) * 8) != cudaSuccess ||
+	    cudaMemset(k->lc, 0, (size_t)2 * (size_t)(g->C + 2) * 8) != cudaSuccess ||
 	    cudaMemset(k->bmp, 0, (vown_off(k) + (size_t)k->bw + 1) * 4) != cudaSuccess) {
 		error = b2_err(B2_EFAIL_, "cannot copy the graph to GPU %d", o->device);
 		goto done;
 	}
+	/* the expansion's grid for small frontiers: at most n * maxdeg edges */
+	for (int64_t u = 0; u < k->nc; u++)
+		if (g->col_ptr[u + 1] - g->col_ptr[u] > k->maxdeg)
+			k->maxdeg = g->col_ptr[u + 1] - g->col_ptr[u];
 	if (o->bottom_up) {
 		DALLOC(k->fcol, (size_t)b2_bmp_words(k->nc) * 4);
 		DALLOC(k->vrecv, (size_t)g->C * (size_t)k->bw * 4);
@@ -1149,7 +1235,8 @@ static int cu_begin(void *p, int64_t root_k)
 	CU(cudaMemsetAsync(k->vis, 0, (size_t)b2_bmp_words(k->nr) * 4, k->st));
 	CU(cudaMemsetAsync(k->level, 0xff, (size_t)k->b * 4, k->st));
 	CU(cudaMemsetAsync(bmp_of(k, k->g.j), 0, (size_t)k->bw * 4, k->st));
-	CU(cudaMemsetAsync(k->tmpcnt + k->g.C, 0, 4, k->st));
+	CU(cudaMemsetAsync(counter(k, CT_GATHER), 0, 4, k->st));
+	CU(cudaMemsetAsync(k->lc, 0, (size_t)2 * (size_t)(k->g.C + 2) * 8, k->st));
 	k->nfront = 0;
 	k->plev = 0;
 	if (root_k >= 0) {
@@ -1167,20 +1254,28 @@ static int cu_begin(void *p, int64_t root_k)
 	return 0;
 }
 
-/* Bitmap src (bw words) -> list at dst (k + off), appended through counter
- * slot t (reset first unless keep); with deg, the columns' degrees too. */
+/* Bitmap src (bw words) -> list at dst (k + off), appended through
+ * device counter ctr (zero unless the list continues); with deg, the
+ * columns' degrees too; z: bitmaps to zero on the way (Zero). */
 static int unpack(cu_bk *k, const uint32_t *src, uint32_t off, uint32_t *dst, uint64_t *deg,
-                  int t, int keep, const unsigned long long *limit, unsigned cap)
+                  unsigned *ctr, const unsigned long long *limit, unsigned cap, Zero z)
 {
 	Sources one;
 	one.bmp[0] = src;
 	one.tag[0] = off;
-	if (!keep)
-		CU(cudaMemsetAsync(k->tmpcnt + t, 0, 4, k->st));
-	k_unpack<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(one, k->bw, dst, deg, k->colptr,
-	                                                  k->tmpcnt + t, limit, cap);
+	k_unpack<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(one, k->bw, dst, deg, k->colptr, ctr,
+	                                                  limit, cap, z);
 	CU_LAUNCHED();
 	return 0;
+}
+
+static const Zero no_zero = {NULL, 0, 0};
+
+/* The discovery bitmaps of set `set` (all C, count words included). */
+static Zero disc_zero(const cu_bk *k, int set)
+{
+	Zero z = {bmp_set(k, set, 0), k->bw + 1, k->g.C};
+	return z;
 }
 
 /* The frontier lives in the own column's bitmap; a list message is made
@@ -1192,9 +1287,12 @@ static int cu_front_msg(void *p, int bitmap, int mem, b2_msg *m)
 	const uint32_t *src = bitmap ? bmp_set(k, front_set(k), k->g.j) : k->front;
 	m->count = k->nfront;
 	m->bitmap = bitmap;
-	if (!bitmap && k->nfront &&
-	    (error = unpack(k, bmp_of(k, k->g.j), 0, k->front, NULL, k->g.C, 0, NULL, 0)))
-		return error;
+	if (!bitmap && k->nfront) {
+		CU(cudaMemsetAsync(counter(k, CT_FRONT), 0, 4, k->st));
+		if ((error = unpack(k, bmp_of(k, k->g.j), 0, k->front, NULL, counter(k, CT_FRONT), NULL,
+		                    0, no_zero)))
+			return error;
+	}
 	if (mem == B2_MEM_DEVICE) { /* the transport's copies follow on the stream */
 		m->data = (uint32_t *)src;
 		return 0;
@@ -1355,40 +1453,50 @@ static int append_msg(cu_bk *k, const b2_msg *m, uint32_t off, int64_t at)
 {
 	if (m->count == 0)
 		return 0;
-	if (m->bitmap)
-		return unpack(k, m->data, off, k->af + at, k->deg + at, k->g.C, 0, NULL, 0);
+	if (m->bitmap) {
+		CU(cudaMemsetAsync(counter(k, CT_FRONT), 0, 4, k->st));
+		return unpack(k, m->data, off, k->af + at, k->deg + at, counter(k, CT_FRONT), NULL, 0,
+		              no_zero);
+	}
 	k_gather<<<blocks_for(k, m->count), TPB, 0, k->st>>>(m->data, m->count, off, k->af + at,
 	                                                     k->deg + at, k->colptr);
 	CU_LAUNCHED();
 	return 0;
 }
 
+/* One full wave of blocks, or fewer when the n columns cannot have
+ * that many edges (n * maxdeg): small frontiers launch small grids. */
 template <int K>
 static int launch_expand(cu_bk *k, const ExpandArgs &a)
 {
-	k_expand<K><<<k->egrid[K], TPB, 0, k->st>>>(a);
+	const double most = (double)a.n * (double)k->maxdeg / (TPB * K);
+	const int grid = most < k->egrid[K] ? (int)most + 1 : k->egrid[K];
+	k_expand<K><<<grid, TPB, 0, k->st>>>(a);
 	CU_LAUNCHED();
 	return 0;
 }
 
-/* Scan of the degrees of the n columns in af (CUB) and the expansion kernel,
+/* Scan of the degrees of the n columns in af and the expansion kernel,
  * discoveries into the bitmaps of set `set`; the scan's total (the edges
- * examined) into lc[C + 1]. */
+ * examined) into the level's counter lcur[C + 1]. */
 static int expand_columns(cu_bk *k, int64_t n, int lvl, int set)
 {
 	if (n == 0)
 		return 0;
-	size_t bytes = k->cubbytes;
 	/* deg[n] is read but does not matter: an exclusive scan of n + 1 items */
-	CU(cub::DeviceScan::ExclusiveSum(k->cubtmp, bytes, k->deg, k->cumul, (int64_t)(n + 1), k->st));
-	/* device levels count nothing in the step: the scan's total is the
-	 * level's examined edges for the update to hand over */
-	if (k->devlev)
-		CU(cudaMemcpyAsync(k->lc + k->g.C + 1, k->cumul + n, 8, cudaMemcpyDeviceToDevice, k->st));
+	if (n + 1 <= SCAN1_MAX) {
+		k_scan1<<<1, TPB, 0, k->st>>>(k->deg, k->cumul, n + 1);
+		CU_LAUNCHED();
+	} else {
+		size_t bytes = k->cubbytes;
+		CU(cub::DeviceScan::ExclusiveSum(k->cubtmp, bytes, k->deg, k->cumul, (int64_t)(n + 1),
+		                                 k->st));
+	}
 	ExpandArgs a;
 	a.colptr = k->colptr; a.rowidx = k->rowidx; a.af = k->af; a.cumul = k->cumul; a.n = n;
 	a.vis = k->vis; a.pred = k->pred; a.bmp = bmp_set(k, set, 0); a.level = k->level;
 	a.b = (uint32_t)k->b; a.bw1 = (uint64_t)(k->bw + 1); a.j = (uint32_t)k->g.j; a.lvl = lvl;
+	a.examined = k->lcur + k->g.C + 1;
 	switch (k->o.edges_per_thread) {
 	case 1: return launch_expand<1>(k, a);
 	case 2: return launch_expand<2>(k, a);
@@ -1420,14 +1528,16 @@ static int64_t column_count(const cu_bk *k, int s)
 }
 
 /* Top-down: the grid column's frontier as the list of local columns to
- * expand, with their degrees; *n = how many. */
-static int gather_columns(cu_bk *k, int set, int64_t *n_out)
+ * expand, with their degrees; *n = how many. The first unpacking also
+ * zeroes the discovery bitmaps z (*zeroed = 1; none ran: 0). */
+static int gather_columns(cu_bk *k, int set, Zero z, int64_t *n_out, int *zeroed)
 {
 	int error = 0;
 	int64_t n = 0;
+	*zeroed = 0;
 	if (k->devlev) {
-		/* one launch for all the column's bitmaps; its counter (afcnt) is
-		 * zeroed by begin, then by each level's update for the next */
+		/* one launch for all the column's bitmaps; its counter is zeroed
+		 * by begin, then by each level's update for the next */
 		Sources src;
 		int nsrc = 0;
 		for (int s = 0; s < k->g.R; s++) {
@@ -1439,17 +1549,21 @@ static int gather_columns(cu_bk *k, int set, int64_t *n_out)
 		}
 		if (nsrc) {
 			k_unpack<<<dim3(blocks_for(k, k->bw), nsrc), TPB, 0, k->st>>>(
-				src, k->bw, k->af, k->deg, k->colptr, k->tmpcnt + k->g.C, NULL, 0);
+				src, k->bw, k->af, k->deg, k->colptr, counter(k, CT_GATHER), NULL, 0, z);
 			CU_LAUNCHED();
+			*zeroed = 1;
 		}
 		*n_out = n;
 		return 0;
 	}
-	/* own frontier first (from its bitmap), then the column peers' */
+	/* own frontier first (from its bitmap, which z may include: each word
+	 * is read before it is zeroed), then the column peers'; the counter is
+	 * zeroed by begin and by each level's counts for the next */
 	n = k->nfront;
 	if (n && (error = unpack(k, bmp_of(k, k->g.j), (uint32_t)(k->g.i * k->b), k->af, k->deg,
-	                         k->g.C, 0, NULL, 0)))
+	                         counter(k, CT_GATHER), NULL, 0, z)))
 		return error;
+	*zeroed = n > 0;
 	for (int s = 0; s < k->g.R; s++) {
 		if (s == k->self)
 			continue;
@@ -1501,7 +1615,7 @@ static int bottom_up(cu_bk *k, int lvl, int set)
 	a.rowptr = k->rowptr; a.colidx = k->colidx; a.fcol = k->fcol; a.nzrow = k->nzrow;
 	a.vis = k->vis; a.pred = k->pred; a.bmp = bmp_set(k, set, 0); a.level = k->level;
 	a.nr = k->nr; a.b = (uint32_t)k->b; a.j = (uint32_t)k->g.j;
-	a.bw1 = (uint64_t)(k->bw + 1); a.lvl = lvl; a.examined = k->lc + k->g.C + 1;
+	a.bw1 = (uint64_t)(k->bw + 1); a.lvl = lvl; a.examined = k->lcur + k->g.C + 1;
 	int64_t warps = b2_bmp_words(k->nr);
 	k_bottom_up<<<blocks_for(k, warps * 32), TPB, 0, k->st>>>(a);
 	CU_LAUNCHED();
@@ -1511,23 +1625,26 @@ static int bottom_up(cu_bk *k, int lvl, int set)
 static int cu_expand(void *p, int lvl, int dir, int64_t *cnt_out, int64_t *examined)
 {
 	cu_bk *k = (cu_bk *)p;
-	int error = 0;
+	int error = 0, zeroed = 0;
 	const int C = k->g.C, j = k->g.j, fs = front_set(k), ds = disc_set(k);
 	cudaEvent_t *ev = k->devlev ? level_events(k) : NULL;
 	int64_t n = 0;
-	/* the column's frontier, in the form the direction wants */
+	/* the level's counters: device levels' are the update's; message
+	 * levels alternate two sets, each level's counts zeroing the next's */
+	unsigned long long *next = k->lc + (size_t)((lvl + 1) & 1) * (size_t)(C + 2);
+	k->lcur = k->devlev ? k->lc : k->lc + (size_t)(lvl & 1) * (size_t)(C + 2);
+	/* the column's frontier, in the form the direction wants; top-down's
+	 * unpacking zeroes this level's discovery bitmaps on the way */
 	if (dir == B2_BOTTOM_UP)
 		error = column_frontier(k, fs);
 	else
-		error = gather_columns(k, fs, &n);
+		error = gather_columns(k, fs, disc_zero(k, ds), &n, &zeroed);
 	if (error)
 		return error;
 	if (ev)
 		CU(cudaEventRecord(ev[1], k->st));
-	/* the discovery bitmaps of this level, the own column's included */
-	CU(cudaMemsetAsync(bmp_set(k, ds, 0), 0, bmp_off(k, 1, 0) * 4, k->st));
-	if (!k->devlev)
-		CU(cudaMemsetAsync(k->lc, 0, (size_t)(C + 2) * 8, k->st));
+	if (!zeroed)
+		CU(cudaMemsetAsync(bmp_set(k, ds, 0), 0, bmp_off(k, 1, 0) * 4, k->st));
 	if (dir == B2_BOTTOM_UP)
 		error = bottom_up(k, lvl, ds);
 	else
@@ -1545,25 +1662,33 @@ static int cu_expand(void *p, int lvl, int dir, int64_t *cnt_out, int64_t *exami
 		*examined = 0;
 		return 0;
 	}
-	/* the level's counts in one kernel and one copy; a full grid, since
-	 * summing degrees reads one scattered word per frontier vertex */
+	/* the level's counts in one kernel, handed to the host through mapped
+	 * memory; a full grid, since summing degrees reads one scattered word
+	 * per frontier vertex */
+	LevelEnd e;
+	e.next = next;
+	e.nnext = C + 2;
+	e.reset = k->tmpcnt; /* the fold lists' counters, CT_FRONT and CT_GATHER */
+	e.nreset = C + CT_GATHER + 1;
+	e.done = counter(k, CT_LC_DONE);
+	e.host = k->d_lc;
 	k_level_counts<<<dim3(blocks_for(k, k->bw), C), TPB, 0, k->st>>>(
 		k->bmp, k->bw, (uint64_t)(k->bw + 1), C, j, k->o.frontier_degree ? k->tdeg : NULL,
-		dir == B2_TOP_DOWN && n > 0 ? k->cumul + n : NULL, k->lc);
+		k->lcur, e);
 	CU_LAUNCHED();
 	/* fold messages small enough to travel as lists become lists now */
 	for (int c = 0; c < C; c++)
 		if (c != j && k->o.fold_cap > 0 &&
-		    (error = unpack(k, bmp_of(k, c), 0, k->dst + (size_t)c * (size_t)k->b, NULL, c, 0,
-		                    k->lc + c, (unsigned)k->o.fold_cap)))
+		    (error = unpack(k, bmp_of(k, c), 0, k->dst + (size_t)c * (size_t)k->b, NULL,
+		                    k->tmpcnt + c, k->lcur + c, (unsigned)k->o.fold_cap, no_zero)))
 			return error;
-	CU(cudaMemcpyAsync(k->h_lc, k->lc, (size_t)(C + 2) * 8, cudaMemcpyDeviceToHost, k->st));
 	CU(cudaStreamSynchronize(k->st));
+	const volatile unsigned long long *h = k->h_lc;
 	for (int c = 0; c < C; c++)
-		cnt_out[c] = (int64_t)k->h_lc[c];
-	k->nfront = (int64_t)k->h_lc[j];
-	k->own_degree = (int64_t)k->h_lc[C];
-	*examined = (int64_t)k->h_lc[C + 1];
+		cnt_out[c] = (int64_t)h[c];
+	k->nfront = (int64_t)h[j];
+	k->own_degree = (int64_t)h[C];
+	*examined = (int64_t)h[C + 1];
 	return 0;
 }
 
@@ -1622,12 +1747,12 @@ static int pull_update(cu_bk *k, int lvl, b2_level_stats *st)
 	pf.self = j;
 	pf.epoch = epoch;
 	pf.wait_ns = k->wait_ns + (lvl <= PULL_LEVELS ? lvl - 1 : PULL_LEVELS);
-	pf.count = k->tmpcnt + C + 1;
-	pf.done = k->tmpcnt + C + 2;
-	pf.reset = k->tmpcnt + C;
+	pf.count = counter(k, CT_PF_COUNT);
+	pf.done = counter(k, CT_PF_DONE);
+	pf.reset = counter(k, CT_GATHER);
 	pf.tdeg = k->o.frontier_degree ? k->tdeg : NULL;
-	pf.degree = k->lc + C;
-	pf.examined = k->lc + C + 1;
+	pf.degree = k->lcur + C;
+	pf.examined = k->lcur + C + 1;
 	pf.host = k->d_ls;
 	k_update_words<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(
 		src, nsrc, k->bw, (uint32_t)(j * k->b), k->vis, k->level, k->pred, bmp_set(k, cur, j), lvl,

@@ -157,9 +157,11 @@ int b2_links_open(b2_link *expand, b2_link *fold, MPI_Comm col, MPI_Comm row,
 		B2_FAIL0(B2_EUSAGE, "--transport %s cannot serve this run (see above); --transport auto "
 		         "picks what can", kind_names[k]);
 	/* device levels: every exchange moves bitmaps device to device, the
-	 * GPUs are not shared, and all ranks agree (their loops must match) */
+	 * GPUs are not shared, and all ranks agree (their loops must match).
+	 * One rank has no exchange: it runs device levels when pull is named. */
 	int dl = be->device_levels && o->bitmaps && !o->gpus_shared && k != B2_TP_IPC &&
-	         expand->n <= B2_PULL_MAX && fold->n <= B2_PULL_MAX && expand->n * fold->n > 1;
+	         expand->n <= B2_PULL_MAX && fold->n <= B2_PULL_MAX &&
+	         (expand->n * fold->n > 1 || k == B2_TP_PULL);
 	const b2_link *both[2] = {expand, fold};
 	for (int x = 0; x < 2; x++)
 		if (both[x]->n > 1 && (!both[x]->ops || !both[x]->ops->device_levels) &&
