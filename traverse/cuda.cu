@@ -915,6 +915,7 @@ struct cu_bk {
 	unsigned long long *lcur, *d_lc; /* the level's counters (message levels:
 	                        two sets, by level parity); h_lc mapped for the device */
 	int64_t own_degree;  /* lc[C] of the last step */
+	int step_dir;        /* the last step's direction */
 	uint64_t maxdeg;     /* the largest local column degree */
 };
 
@@ -923,6 +924,13 @@ enum { CT_FRONT, CT_GATHER, CT_PF_COUNT, CT_PF_DONE, CT_LC_DONE, CT_N };
 static unsigned *counter(const struct cu_bk *k, int t)
 {
 	return k->tmpcnt + k->g.C + t;
+}
+
+/* The degrees the direction rule sums over a new frontier: only after a
+ * top-down step (backend.h), NULL otherwise. */
+static const int64_t *front_tdeg(const struct cu_bk *k)
+{
+	return k->o.frontier_degree && k->step_dir == B2_TOP_DOWN ? k->tdeg : NULL;
 }
 
 /* Receive area: R expand slots, then C fold slots, slotw words each, then
@@ -1629,6 +1637,7 @@ static int cu_expand(void *p, int lvl, int dir, int64_t *cnt_out, int64_t *exami
 	const int C = k->g.C, j = k->g.j, fs = front_set(k), ds = disc_set(k);
 	cudaEvent_t *ev = k->devlev ? level_events(k) : NULL;
 	int64_t n = 0;
+	k->step_dir = dir;
 	/* the level's counters: device levels' are the update's; message
 	 * levels alternate two sets, each level's counts zeroing the next's */
 	unsigned long long *next = k->lc + (size_t)((lvl + 1) & 1) * (size_t)(C + 2);
@@ -1673,7 +1682,7 @@ static int cu_expand(void *p, int lvl, int dir, int64_t *cnt_out, int64_t *exami
 	e.done = counter(k, CT_LC_DONE);
 	e.host = k->d_lc;
 	k_level_counts<<<dim3(blocks_for(k, k->bw), C), TPB, 0, k->st>>>(
-		k->bmp, k->bw, (uint64_t)(k->bw + 1), C, j, k->o.frontier_degree ? k->tdeg : NULL,
+		k->bmp, k->bw, (uint64_t)(k->bw + 1), C, j, front_tdeg(k),
 		k->lcur, e);
 	CU_LAUNCHED();
 	/* fold messages small enough to travel as lists become lists now */
@@ -1750,7 +1759,7 @@ static int pull_update(cu_bk *k, int lvl, b2_level_stats *st)
 	pf.count = counter(k, CT_PF_COUNT);
 	pf.done = counter(k, CT_PF_DONE);
 	pf.reset = counter(k, CT_GATHER);
-	pf.tdeg = k->o.frontier_degree ? k->tdeg : NULL;
+	pf.tdeg = front_tdeg(k);
 	pf.degree = k->lcur + C;
 	pf.examined = k->lcur + C + 1;
 	pf.host = k->d_ls;
@@ -1805,7 +1814,7 @@ static int cu_update(void *p, int lvl, b2_level_stats *st)
 		 * and the direction rule */
 		CU(cudaMemsetAsync(k->dstat, 0, 2 * 8, k->st));
 		k_front_stats<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(
-			bmp_of(k, j), k->bw, k->o.frontier_degree ? k->tdeg : NULL, k->dstat);
+			bmp_of(k, j), k->bw, front_tdeg(k), k->dstat);
 		CU_LAUNCHED();
 		CU(cudaMemcpyAsync(k->h_stat, k->dstat, 2 * 8, cudaMemcpyDeviceToHost, k->st));
 	}
