@@ -617,6 +617,9 @@ struct PullFold {
 	const int64_t *tdeg;
 	unsigned long long *degree, *examined; /* device counters, zeroed here for the next level */
 	volatile LevelStats *host;
+	uint32_t *vout;  /* the own block of the visited bitmap, aligned, for the row
+	                    peers' bottom-up steps (NULL: not wanted) */
+	int64_t b;       /* rows in that block */
 };
 
 __global__ void k_signal(FlagPtrs f, int n, unsigned epoch)
@@ -728,6 +731,17 @@ k_update_words(Sources src, int nsrc, int64_t nwords, uint32_t rowbase, uint32_t
 		}
 		if (fresh_all)
 			fbmp[x] |= fresh_all;
+		if (pf.vout) {
+			/* thread x alone changed its 32 rows' bits here: read back from
+			 * L2 they are final (what export_visited would copy) */
+			const int64_t rows = pf.b - 32 * x;
+			uint32_t own = __ldcg(&v[0]) >> sh;
+			if (sh && rows > 32 - (int64_t)sh)
+				own |= __ldcg(&v[1]) << (32 - sh);
+			if (rows < 32)
+				own &= (1u << rows) - 1;
+			pf.vout[x] = own;
+		}
 		if (pf.count && pf.tdeg)
 			for (uint32_t f = fbmp[x]; f; f &= f - 1)
 				deg += (unsigned long long)__ldg(&pf.tdeg[x * 32 + __ffs(f) - 1]);
@@ -1737,7 +1751,6 @@ static int cu_fold_msgs(void *p, const int *use_bitmap, int mem, b2_msg *out)
  * level's counts to the host through mapped memory. */
 static int pull_update(cu_bk *k, int lvl, b2_level_stats *st)
 {
-	int error = 0;
 	const int C = k->g.C, j = k->g.j, cur = disc_set(k);
 	const unsigned epoch = ++k->epoch;
 	Sources src;
@@ -1763,12 +1776,13 @@ static int pull_update(cu_bk *k, int lvl, b2_level_stats *st)
 	pf.degree = k->lcur + C;
 	pf.examined = k->lcur + C + 1;
 	pf.host = k->d_ls;
+	/* the own visited block for the row peers, written by the update itself */
+	pf.vout = k->o.bottom_up && C > 1 ? k->bmp + vown_off(k) : NULL;
+	pf.b = k->b;
 	k_update_words<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(
 		src, nsrc, k->bw, (uint32_t)(j * k->b), k->vis, k->level, k->pred, bmp_set(k, cur, j), lvl,
 		pf);
 	CU_LAUNCHED();
-	if ((error = export_visited(k)))
-		return error;
 	CU(cudaEventRecord(level_events(k)[4], k->st));
 	CU(cudaStreamSynchronize(k->st));
 	volatile LevelStats *ls = k->h_ls;
