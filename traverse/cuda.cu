@@ -178,7 +178,8 @@ struct LevelEnd {
  * c, bitmaps bw1 words apart), and out[nc] += the tuple degrees of those in
  * the own column's (c == j: the new frontier so far; tdeg NULL: not
  * summed); out[nc + 1] (the edges examined) the step wrote. The last block
- * to finish hands out[0 .. nc + 1] to the host (e.host). */
+ * to finish hands out[0 .. nc + 1] to the host (e.host; NULL: the counts
+ * stay on the device, and nothing is zeroed unless e says so). */
 __global__ void k_level_counts(const uint32_t *__restrict__ bmp, int64_t bw, uint64_t bw1, int nc,
                                int j, const int64_t *__restrict__ tdeg, unsigned long long *out,
                                LevelEnd e)
@@ -211,9 +212,13 @@ __global__ void k_level_counts(const uint32_t *__restrict__ bmp, int64_t bw, uin
 			atomicAdd(&out[c], n);
 		if (d)
 			atomicAdd(&out[nc], d);
-		__threadfence();
-		last = atomicAdd(e.done, 1) == gridDim.x * gridDim.y - 1;
+		if (e.host) {
+			__threadfence();
+			last = atomicAdd(e.done, 1) == gridDim.x * gridDim.y - 1;
+		}
 	}
+	if (!e.host)
+		return;
 	__syncthreads();
 	if (last) {
 		__threadfence();
@@ -559,31 +564,6 @@ __global__ void __launch_bounds__(TPB) k_bottom_up(BottomUpArgs a)
 	seen = BR(tmp).Sum(seen);
 	if (threadIdx.x == 0 && seen)
 		atomicAdd(a.examined, seen);
-}
-
-/* The own frontier's size and tuple-degree sum (the direction rule's
- * counts): out[0] += vertices, out[1] += degrees. */
-__global__ void k_front_stats(const uint32_t *__restrict__ fbmp, int64_t bw,
-                              const int64_t *__restrict__ tdeg, unsigned long long *out)
-{
-	typedef cub::BlockReduce<unsigned long long, TPB> BR;
-	__shared__ typename BR::TempStorage tmp;
-	unsigned long long n = 0, d = 0;
-	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < bw;
-	     x += (int64_t)gridDim.x * blockDim.x) {
-		n += __popc(fbmp[x]);
-		for (uint32_t w = tdeg ? fbmp[x] : 0; w; w &= w - 1)
-			d += (unsigned long long)__ldg(&tdeg[x * 32 + __ffs(w) - 1]);
-	}
-	n = BR(tmp).Sum(n);
-	__syncthreads();
-	d = BR(tmp).Sum(d);
-	if (threadIdx.x == 0) {
-		if (n)
-			atomicAdd(&out[0], n);
-		if (d)
-			atomicAdd(&out[1], d);
-	}
 }
 
 /* ---- pull mode: GPUs of one node signal each other without the host ----
@@ -1827,8 +1807,9 @@ static int cu_update(void *p, int lvl, b2_level_stats *st)
 		/* the new frontier's size and degrees, for the termination test
 		 * and the direction rule */
 		CU(cudaMemsetAsync(k->dstat, 0, 2 * 8, k->st));
-		k_front_stats<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(
-			bmp_of(k, j), k->bw, front_tdeg(k), k->dstat);
+		const LevelEnd none = {NULL, 0, NULL, 0, NULL, NULL};
+		k_level_counts<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(
+			bmp_of(k, j), k->bw, (uint64_t)(k->bw + 1), 1, 0, front_tdeg(k), k->dstat, none);
 		CU_LAUNCHED();
 		CU(cudaMemcpyAsync(k->h_stat, k->dstat, 2 * 8, cudaMemcpyDeviceToHost, k->st));
 	}
