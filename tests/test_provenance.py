@@ -2,7 +2,7 @@
 the commit, construction_time and graph_generation as Graph500 means them,
 bfs-gpu --roots (any unchanged, largest-component against a serial
 reference), the oversubscription mark, progress under a pipe, --help."""
-import json, os, re, socket, subprocess, sys, time
+import calendar, json, os, re, socket, subprocess, sys, time
 import numpy as np
 import h5py
 import b2ref
@@ -59,7 +59,7 @@ for name in ["g.h5", "r.h5", "g.p.h5", "r.p.h5", "g.any.h5", "r.bfs.h5", "g.any.
     utc = a.get("created_utc", "")
     ok = re.match(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$", utc) is not None
     if ok:
-        t = time.mktime(time.strptime(utc, "%Y-%m-%dT%H:%M:%SZ")) - time.timezone
+        t = calendar.timegm(time.strptime(utc, "%Y-%m-%dT%H:%M:%SZ"))
         ok = t_start - 5 <= t <= time.time() + 5
     R.check("provenance_time_" + name, ok, utc)
     R.eq("provenance_host_" + name, a.get("created_on"), host)

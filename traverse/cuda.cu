@@ -1318,7 +1318,30 @@ static int cu_front_msg(void *p, int bitmap, int mem, b2_msg *m)
  * bitmaps for this grid column. Why nothing read in place is overwritten
  * early: a rank writes a set again only two levels later, and every rank
  * has finished each level (search.c's allgather of the level counts)
- * before any starts the next. Events time the phases. */
+ * before any starts the next. Events time the phases: 0 the level's
+ * start, 1 the column's frontier gathered, 2 the step done, 3 the fold's
+ * copies done, 4 the update done. Each record is a host call that small
+ * levels wait for, so only those that split work of different phases are
+ * taken: 1 where the column peers' frontiers are read or copied (R > 1;
+ * else gathering the own is local work, the expansion's), 2 where there
+ * is a fold (C > 1; else the update only counts, the expansion's part as
+ * in message mode), 3 where a transport puts the fold's copies on the
+ * stream (in place the fold is the update's wait for the signals). */
+static int ev_gather(const cu_bk *k)
+{
+	return k->g.R > 1;
+}
+
+static int ev_step(const cu_bk *k)
+{
+	return k->g.C > 1;
+}
+
+static int ev_fold(const cu_bk *k)
+{
+	return k->g.C > 1 && !k->peer[B2_DIR_FOLD];
+}
+
 static int pull_events(cu_bk *k, int lvl)
 {
 	int need = lvl * PULL_EV;
@@ -1644,7 +1667,7 @@ static int cu_expand(void *p, int lvl, int dir, int64_t *cnt_out, int64_t *exami
 		error = gather_columns(k, fs, disc_zero(k, ds), &n, &zeroed);
 	if (error)
 		return error;
-	if (ev)
+	if (ev && ev_gather(k))
 		CU(cudaEventRecord(ev[1], k->st));
 	if (!zeroed)
 		CU(cudaMemsetAsync(bmp_set(k, ds, 0), 0, bmp_off(k, 1, 0) * 4, k->st));
@@ -1661,7 +1684,8 @@ static int cu_expand(void *p, int lvl, int dir, int64_t *cnt_out, int64_t *exami
 			k_signal<<<1, PULL_MAX, 0, k->st>>>(k->sig, C, k->epoch + 1);
 			CU_LAUNCHED();
 		}
-		CU(cudaEventRecord(ev[2], k->st));
+		if (ev_step(k))
+			CU(cudaEventRecord(ev[2], k->st));
 		*examined = 0;
 		return 0;
 	}
@@ -1742,7 +1766,8 @@ static int pull_update(cu_bk *k, int lvl, b2_level_stats *st)
 		                                     : in_slot(k, B2_DIR_FOLD, c);
 		src.tag[nsrc++] = (uint32_t)c;
 	}
-	CU(cudaEventRecord(level_events(k)[3], k->st));
+	if (ev_fold(k))
+		CU(cudaEventRecord(level_events(k)[3], k->st));
 	PullFold pf;
 	pf.flags = C > 1 && k->peer[B2_DIR_FOLD] ? k->flags : NULL;
 	pf.n = C;
@@ -1991,9 +2016,17 @@ static int cu_level_phases(void *p, int nlev, double *ph, double *span, double *
 		CU(cudaMemcpy(k->h_wait_ns, k->wait_ns, (size_t)nw * 8, cudaMemcpyDeviceToHost));
 	for (int l = 0; l < nlev && (l + 1) * PULL_EV <= k->nev; l++) {
 		const cudaEvent_t *ev = k->ev + (size_t)l * PULL_EV;
+		/* the phases' ends, where an event was left out (pull_events) */
+		cudaEvent_t end[5];
+		end[0] = ev[0];
+		end[1] = ev_gather(k) ? ev[1] : end[0];
+		end[2] = ev_step(k) ? ev[2] : ev[4];
+		end[3] = ev_fold(k) ? ev[3] : end[2];
+		end[4] = ev[4];
 		float ms[4] = {0, 0, 0, 0};
 		for (int x = 0; x < 4; x++)
-			CU(cudaEventElapsedTime(&ms[x], ev[x], ev[x + 1]));
+			if (end[x] != end[x + 1])
+				CU(cudaEventElapsedTime(&ms[x], end[x], end[x + 1]));
 		double wait = l < nw && waits ? k->h_wait_ns[l] * 1e-9 : 0;
 		double upd = ms[3] * 1e-3;
 		wait = wait < upd ? wait : upd;
