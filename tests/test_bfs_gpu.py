@@ -8,13 +8,14 @@ thread, every --direction (auto, top-down, bottom-up) and every --transport
 crossed give the same levels, with the `exchange` attribute naming the
 transport; a named transport that cannot serve (pull or nccl with GPUs
 shared) exits 2; too little device memory (memory held by another process) exits 4
-with what is needed and free, and leaves no output. Prints nothing and
+with what is needed and free, and leaves no output. Device levels' phase times: 0 exactly
+for the exchanges a grid side does not have. Prints nothing and
 passes where no GPU is visible or CUDA was not built (CI); run on a GPU host
 by bench/gpu-check.sh. B2_GPU_SCALE (default 14) sets the R-MAT scale;
 B2_GPU_QUICK=1 keeps the R-MAT graph on 1x1, 1x2 and 2x1 (as many GPUs
 as there are) and every transport and direction only (a first look after
 a change)."""
-import os, subprocess, sys
+import os, re, subprocess, sys
 import numpy as np
 import h5py
 from b2ref import Report, BIN, TMP, MPIEXEC
@@ -71,6 +72,31 @@ def expected(R, C, opt):
         tp, "cuda-ipc-pull" if bitmaps else "cuda-ipc")
     return "expand %s, fold %s" % ("none" if R == 1 else via, "none" if C == 1 else via)
 
+def check_device_phases(tag, f, R, C, opt):
+    """Device levels time phases with CUDA events, recording only those that
+    split work of different phases: with R = 1 there is no expand exchange
+    (0 exactly), with C = 1 neither a fold nor an update (0 exactly); where
+    there is one, every search spends time in it (the fold: where NCCL
+    carries it)."""
+    ph = f["phase_time"][...]
+    vias = [v for v in re.findall(r"(?:expand|fold) ([^,]+)", attr(f, "exchange")) if v != "none"]
+    bitmaps = opt.get("--bitmap") != "off"
+    devlev = bitmaps and ((R * C == 1 and opt.get("--transport") == "pull") or
+                          (R * C <= ngpu and vias and all(v in ("cuda-ipc-pull", "nccl") for v in vias)))
+    rep.check(tag + " phase times >= 0", (ph >= 0).all(), str(ph.min(axis=0)))
+    if not devlev:
+        return
+    fold_via = re.search(r"fold ([^,]+)", attr(f, "exchange")).group(1)
+    # (phase, is there one, is its time sure to be > 0: pull's fold is the
+    # update's wait for signals that may have come already)
+    for name, t, exists, sure in (("expand exchange", ph[:, 0], R > 1, True),
+                                  ("fold exchange", ph[:, 2], C > 1, fold_via == "nccl"),
+                                  ("update", ph[:, 3], C > 1, True)):
+        if not exists:
+            rep.check(tag + " device levels: no %s (0)" % name, (t == 0).all(), str(t))
+        elif sure:
+            rep.check(tag + " device levels: %s timed in every search" % name, (t > 0).all(), str(t))
+
 def run(g, R, C, backend, *extra, nroots=8, env=None):
     part = os.path.join(TMP, "%s.%dx%d.h5" % (g.name, R, C))
     if not os.path.exists(part):
@@ -93,6 +119,7 @@ def run(g, R, C, backend, *extra, nroots=8, env=None):
                     rep.check(tag + " nccl_version", attr(f, "nccl_version").startswith("2."))
             else:  # GPUs shared: IPC within one GPU may be refused, then MPI
                 print("# %s: exchange %s" % (tag, attr(f, "exchange")))
+            check_device_phases(tag, f, R, C, opt)
     if R * C > ngpu and backend == "cuda":
         rep.check(tag + " warns that GPUs are shared", "share" in p.stderr and "GPU" in p.stderr, p.stderr[-300:])
     opt = dict(zip(map(str, extra[::2]), map(str, extra[1::2])))
