@@ -79,18 +79,18 @@ def check_device_phases(tag, f, R, C, opt):
     there is one, every search spends time in it (the fold: where NCCL
     carries it)."""
     ph = f["phase_time"][...]
-    vias = [v for v in re.findall(r"(?:expand|fold) ([^,]+)", attr(f, "exchange")) if v != "none"]
+    via = dict(re.findall(r"(expand|fold) ([^,]+)", attr(f, "exchange")))
+    vias = [v for v in via.values() if v != "none"]
     bitmaps = opt.get("--bitmap") != "off"
     devlev = bitmaps and ((R * C == 1 and opt.get("--transport") == "pull") or
                           (R * C <= ngpu and vias and all(v in ("cuda-ipc-pull", "nccl") for v in vias)))
     rep.check(tag + " phase times >= 0", (ph >= 0).all(), str(ph.min(axis=0)))
     if not devlev:
         return
-    fold_via = re.search(r"fold ([^,]+)", attr(f, "exchange")).group(1)
     # (phase, is there one, is its time sure to be > 0: pull's fold is the
     # update's wait for signals that may have come already)
     for name, t, exists, sure in (("expand exchange", ph[:, 0], R > 1, True),
-                                  ("fold exchange", ph[:, 2], C > 1, fold_via == "nccl"),
+                                  ("fold exchange", ph[:, 2], C > 1, via["fold"] == "nccl"),
                                   ("update", ph[:, 3], C > 1, True)):
         if not exists:
             rep.check(tag + " device levels: no %s (0)" % name, (t == 0).all(), str(t))

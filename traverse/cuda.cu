@@ -1273,6 +1273,13 @@ static int unpack(cu_bk *k, const uint32_t *src, uint32_t off, uint32_t *dst, ui
 
 static const Zero no_zero = {NULL, 0, 0};
 
+/* A list of its own from bitmap src (its counter CT_FRONT zeroed first). */
+static int unpack_list(cu_bk *k, const uint32_t *src, uint32_t off, uint32_t *dst, uint64_t *deg)
+{
+	CU(cudaMemsetAsync(counter(k, CT_FRONT), 0, 4, k->st));
+	return unpack(k, src, off, dst, deg, counter(k, CT_FRONT), NULL, 0, no_zero);
+}
+
 /* The discovery bitmaps of set `set` (all C, count words included). */
 static Zero disc_zero(const cu_bk *k, int set)
 {
@@ -1289,12 +1296,8 @@ static int cu_front_msg(void *p, int bitmap, int mem, b2_msg *m)
 	const uint32_t *src = bitmap ? bmp_set(k, front_set(k), k->g.j) : k->front;
 	m->count = k->nfront;
 	m->bitmap = bitmap;
-	if (!bitmap && k->nfront) {
-		CU(cudaMemsetAsync(counter(k, CT_FRONT), 0, 4, k->st));
-		if ((error = unpack(k, bmp_of(k, k->g.j), 0, k->front, NULL, counter(k, CT_FRONT), NULL,
-		                    0, no_zero)))
-			return error;
-	}
+	if (!bitmap && k->nfront && (error = unpack_list(k, bmp_of(k, k->g.j), 0, k->front, NULL)))
+		return error;
 	if (mem == B2_MEM_DEVICE) { /* the transport's copies follow on the stream */
 		m->data = (uint32_t *)src;
 		return 0;
@@ -1478,11 +1481,8 @@ static int append_msg(cu_bk *k, const b2_msg *m, uint32_t off, int64_t at)
 {
 	if (m->count == 0)
 		return 0;
-	if (m->bitmap) {
-		CU(cudaMemsetAsync(counter(k, CT_FRONT), 0, 4, k->st));
-		return unpack(k, m->data, off, k->af + at, k->deg + at, counter(k, CT_FRONT), NULL, 0,
-		              no_zero);
-	}
+	if (m->bitmap)
+		return unpack_list(k, m->data, off, k->af + at, k->deg + at);
 	k_gather<<<blocks_for(k, m->count), TPB, 0, k->st>>>(m->data, m->count, off, k->af + at,
 	                                                     k->deg + at, k->colptr);
 	CU_LAUNCHED();
