@@ -2,7 +2,8 @@
 serial BFS, on the grids the visible GPUs allow (1x1, 1x2, 2x1, 2x2, 1x3,
 3x1) and on 2x3 with GPUs shared (the warning checked; 1x2 and 2x1 too
 where there is one GPU): levels of every kept
-search equal, trees valid; bitmap on/off/auto, k = 1, 2, 4, 8 edges per
+search equal, trees valid; bitmap on/off/auto (on and off also on 1x2 and
+2x1 sharing one GPU, the host-staged MPI path), k = 1, 2, 4, 8 edges per
 thread, every --direction (auto, top-down, bottom-up) and every --transport
 (auto, pull, ipc, nccl, mpi, and NCCL forced onto its socket transport)
 crossed give the same levels, with the `exchange` attribute naming the
@@ -163,9 +164,11 @@ for g in graphs[:1] if QUICK else graphs:
                     rep.eq("%s %dx%d --transport %s, GPUs shared: exit 2" % (g.name, R, C, tp), p.returncode, 2)
                     rep.check("%s %dx%d --transport %s, GPUs shared: says why" % (g.name, R, C, tp),
                               "share GPUs" in p.stderr, p.stderr[-300:])
-        if R * C == min(4, ngpu) and R * C > 1 and not QUICK:
+        # bitmap messages forced on and off: on the largest grid with a GPU
+        # per rank, and on 1x2 and 2x1 sharing one GPU (the host-staged path)
+        if R * C > 1 and not QUICK and (R * C == min(4, ngpu) or (R * C == 2 and ngpu == 1)):
             for m in ("on", "off"):
-                for tp in ("auto", "ipc", "nccl", "mpi"):
+                for tp in ("auto", "ipc", "nccl", "mpi") if own else ("ipc", "mpi"):
                     for d in ("auto", "bottom-up"):
                         same("%s %dx%d cuda --bitmap %s --transport %s --direction %s == cpu" % (g.name, R, C, m, tp, d),
                              run(g, R, C, "cuda", "--bitmap", m, "--transport", tp, "--direction", d), cp)

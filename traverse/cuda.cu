@@ -58,13 +58,30 @@ enum { TPB = 256 };
 
 /* ---- kernels ------------------------------------------------------------ */
 
-/* The root: visited, level 0, in the own column's discovery bitmap (which
- * holds the frontier between levels). */
-__global__ void k_begin(uint32_t *vis, int32_t *level, uint32_t *fbmp, uint64_t r, uint32_t k)
+/* A search's start in one kernel (not five memsets and a launch, each an
+ * operation a search waits for): the visited bitmap (visw words), levels
+ * (b) and the own column's discovery bitmap (bw words, the frontier between
+ * levels) cleared, except for the root when it is this rank's (r its row,
+ * k its own index; r = ~0: none), which is visited, level 0, in the
+ * frontier; the nz counters zeroed. */
+__global__ void k_begin(uint32_t *vis, int64_t visw, int32_t *level, int64_t b, uint32_t *fbmp,
+                        int64_t bw, uint64_t r, uint64_t k, unsigned *ctr,
+                        unsigned long long *lc, int nlc)
 {
-	vis[r >> 5] |= 1u << (r & 31);
-	level[k] = 0;
-	fbmp[k >> 5] |= 1u << (k & 31);
+	const int64_t n = visw > b ? visw : b;
+	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < n;
+	     x += (int64_t)gridDim.x * blockDim.x) {
+		if (x < visw)
+			vis[x] = (uint64_t)x == r >> 5 ? 1u << (r & 31) : 0;
+		if (x < b)
+			level[x] = (uint64_t)x == k ? 0 : -1;
+		if (x < bw)
+			fbmp[x] = (uint64_t)x == k >> 5 ? 1u << (k & 31) : 0;
+		if (x == 0)
+			*ctr = 0;
+		if (x < nlc)
+			lc[x] = 0;
+	}
 }
 
 /* A frontier column u joins the expansion's list at pos, with its degree
@@ -459,6 +476,21 @@ __global__ void k_or_shifted(Sources src, int64_t nwords, uint32_t *dst)
 	}
 }
 
+/* The discovery bitmaps z zeroed, and with dst, dst = src first (nw words):
+ * one kernel where a copy and a memset would be two operations, each a
+ * wait in a small level. src may be one of z's bitmaps: the thread that
+ * copies word x zeroes it afterwards. */
+__global__ void k_copy_zero(const uint32_t *src, uint32_t *dst, int64_t nw, Zero z)
+{
+	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < z.w1;
+	     x += (int64_t)gridDim.x * blockDim.x) {
+		if (dst && x < nw)
+			dst[x] = src[x];
+		for (int c = 0; c < z.n; c++)
+			z.at[c * z.w1 + x] = 0;
+	}
+}
+
 /* A list message's vertices as bits of dst (at + k). */
 __global__ void k_set_bits(const uint32_t *__restrict__ list, int64_t n, uint32_t at, uint32_t *dst)
 {
@@ -781,13 +813,15 @@ __global__ void k_resolve(const int32_t *__restrict__ level, const uint32_t *__r
 
 /* The lean predecessor exchange (backend.h). The owner: every owned vertex
  * gets its global predecessor where it knows it; those the fold brought
- * from row peer s are appended to the request list for s (order does not
- * matter: the answers come back in the list's order). One atomic per warp
- * and sender: most of a search's vertices can come by the fold, and one
- * atomic each on C counters serialises. */
+ * from row peer s are the bits of request bitmap s (w1 words apart; a warp
+ * writes one word of each, so no bitmap needs clearing first), counted in
+ * cnt[s] with one atomic per warp and sender. The lists made from them
+ * (k_ordered) are in ascending order, the order the answers come back in,
+ * whichever form the requests travel in. */
 __global__ void k_pred_requests(const int32_t *__restrict__ level, const uint32_t *__restrict__ pred,
                                 int64_t b, int64_t R, int64_t i, int64_t j,
-                                int64_t *__restrict__ out, unsigned long long *cnt, uint32_t *req)
+                                int64_t *__restrict__ out, unsigned long long *cnt, uint32_t *rbmp,
+                                int64_t w1, int C)
 {
 	const int lane = threadIdx.x & 31;
 	const int64_t stride = (int64_t)gridDim.x * blockDim.x;
@@ -810,15 +844,39 @@ __global__ void k_pred_requests(const int32_t *__restrict__ level, const uint32_
 			}
 			out[x] = p;
 		}
-		const unsigned grp = __match_any_sync(FULL, s);
-		if (s != FULL) {
-			const int leader = __ffs(grp) - 1;
-			unsigned long long at = 0;
-			if (lane == leader)
-				at = atomicAdd(&cnt[s], (unsigned long long)__popc(grp));
-			at = __shfl_sync(grp, at, leader) + __popc(grp & ((1u << lane) - 1));
-			req[s * b + at] = (uint32_t)x;
+		for (int c = 0; c < C; c++) {
+			if (c == j)
+				continue;
+			const uint32_t m = __ballot_sync(FULL, s == (uint32_t)c);
+			if (lane == 0) {
+				rbmp[c * w1 + (base >> 5)] = m;
+				if (m)
+					atomicAdd(&cnt[c], (unsigned long long)__popc(m));
+			}
 		}
+	}
+}
+
+/* pop[x] = the set bits of bitmap word x (x < nw): what k_ordered's scan adds up. */
+__global__ void k_word_pop(const uint32_t *__restrict__ bmp, int64_t nw, uint32_t *pop)
+{
+	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < nw;
+	     x += (int64_t)gridDim.x * blockDim.x)
+		pop[x] = __popc(bmp[x]);
+}
+
+/* The bitmap as the ascending list of its bits: word x's go to dst from
+ * pref[x] (the exclusive scan of k_word_pop) on. Deterministic, unlike
+ * k_unpack's atomics: both ends of the predecessor exchange make the same
+ * list from the same bitmap. */
+__global__ void k_ordered(const uint32_t *__restrict__ bmp, int64_t nw, const uint32_t *__restrict__ pref,
+                          uint32_t *dst)
+{
+	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < nw;
+	     x += (int64_t)gridDim.x * blockDim.x) {
+		uint32_t w = bmp[x], at = pref[x];
+		for (; w; w &= w - 1)
+			dst[at++] = (uint32_t)(x * 32 + __ffs(w) - 1);
 	}
 }
 
@@ -902,10 +960,12 @@ struct cu_bk {
 	uint64_t *rowptr;
 	uint32_t *colidx, *fcol, *vrecv, *nzrow;
 	uint32_t *h_vsend, *h_vrecv;
+	int vis_host;        /* the own visited block goes to h_vsend (MPI sends it) */
+	int fold_host;       /* fold lists go to h_dst (MPI sends them) */
 	/* the step's counts: [c < C] discoveries per grid column, [C] the own
 	 * column's degrees, [C + 1] edges examined (device levels: the last two are
 	 * the update's counters); the update's: [0] frontier, [1] its degrees */
-	unsigned long long *lc, *h_lc, *dstat, *h_stat;
+	unsigned long long *lc, *h_lc, *dstat;
 	unsigned long long *lcur, *d_lc; /* the level's counters (message levels:
 	                        two sets, by level parity); h_lc mapped for the device */
 	int64_t own_degree;  /* lc[C] of the last step */
@@ -1008,7 +1068,7 @@ static void cu_destroy(void *p)
 		if (dev[x])
 			cudaFree(dev[x]);
 	void *host[] = {k->h_front, k->h_dst, k->h_pred, k->h_recv, k->h_dsum,
-	                k->h_wait_ns, k->h_ls, k->h_vsend, k->h_vrecv, k->h_stat, k->h_lc};
+	                k->h_wait_ns, k->h_ls, k->h_vsend, k->h_vrecv, k->h_lc};
 	for (size_t x = 0; x < sizeof host / sizeof host[0]; x++)
 		cu_host_free(host[x]);
 	for (int e = 0; e < k->nev; e++)
@@ -1075,7 +1135,7 @@ done:
 static int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 {
 	int error = 0;
-	size_t fre = 0, tot = 0, need;
+	size_t fre = 0, tot = 0, need, pbytes = 0;
 	cudaDeviceProp prop;
 	cu_bk *k = (cu_bk *)calloc(1, sizeof *k);
 	if (!k)
@@ -1108,11 +1168,16 @@ static int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 		for (int q = 0; q < 4; q++)
 			k->egrid[1 << q] = k->nsm * (nb[q] > 0 ? nb[q] : 1);
 	}
+	/* the expansion's scan, and the predecessor requests' (ordered_list) */
 	if (cub::DeviceScan::ExclusiveSum(NULL, k->cubbytes, (uint64_t *)NULL, (uint64_t *)NULL,
-	                                  (int64_t)(k->nc + 1)) != cudaSuccess) {
+	                                  (int64_t)(k->nc + 1)) != cudaSuccess ||
+	    cub::DeviceScan::ExclusiveSum(NULL, pbytes, (uint32_t *)NULL, (uint32_t *)NULL,
+	                                  k->bw) != cudaSuccess) {
 		error = b2_err(B2_EFAIL_, "CUB scan set-up failed");
 		goto done;
 	}
+	if (pbytes > k->cubbytes)
+		k->cubbytes = pbytes;
 	need = (size_t)(k->nc + 1) * 8 * 3 + g->nnz * 4 + (size_t)k->b * (8 + 4 + 4 + 8) +
 	       (size_t)k->nr * (4 + 4) + (size_t)b2_bmp_words(k->nr) * 4 +
 	       (size_t)2 * g->C * (size_t)(k->bw + 1) * 4 + (size_t)k->nc * 4 +
@@ -1163,11 +1228,10 @@ static int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 	DALLOC(k->cubtmp, k->cubbytes);
 	HALLOC(k->h_front, (size_t)k->slotw * 4);
 	HALLOC(k->h_dst, (size_t)g->C * (size_t)k->slotw * 4);
-	HALLOC(k->h_pred, (size_t)k->nr * 4);
+	HALLOC(k->h_pred, (size_t)g->C * (size_t)k->slotw * 4);
 	HALLOC(k->h_recv, (size_t)k->nr * 4);
 	HALLOC(k->h_dsum, 8);
 	HALLOC(k->h_wait_ns, (size_t)PULL_LEVELS * 8);
-	HALLOC(k->h_stat, 4 * 8);
 	k->ncol = (int64_t *)calloc((size_t)g->R, 8);
 	if (!k->ncol) {
 		error = b2_err(B2_EIO_, "out of host memory");
@@ -1218,6 +1282,21 @@ static int blocks_for(const cu_bk *k, int64_t n)
 	return g < 1 ? 1 : g > k->grid ? k->grid : (int)g;
 }
 
+/* Where fold list c goes: the device, or straight into the pinned host
+ * buffer a host transport sends from. */
+static uint32_t *fold_list(const cu_bk *k, int c)
+{
+	return k->fold_host ? k->h_dst + (size_t)c * (size_t)k->slotw : k->dst + (size_t)c * (size_t)k->b;
+}
+
+/* Where the own visited block goes for the row peers: the device (read in
+ * place, or sent from there), or straight into the pinned host buffer a
+ * host transport sends from. */
+static uint32_t *vown_out(const cu_bk *k)
+{
+	return k->vis_host ? k->h_vsend : k->bmp + vown_off(k);
+}
+
 /* The own block of the visited bitmap, aligned, where the row peers find
  * it (bottom-up levels): after begin and after every update. */
 static int export_visited(cu_bk *k)
@@ -1225,7 +1304,7 @@ static int export_visited(cu_bk *k)
 	if (!k->o.bottom_up || k->g.C == 1)
 		return 0;
 	k_get_shifted<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(
-		k->vis, b2_bmp_words(k->nr), (uint32_t)(k->g.j * k->b), k->b, k->bmp + vown_off(k));
+		k->vis, b2_bmp_words(k->nr), (uint32_t)(k->g.j * k->b), k->b, vown_out(k));
 	CU_LAUNCHED();
 	return 0;
 }
@@ -1234,20 +1313,15 @@ static int cu_begin(void *p, int64_t root_k)
 {
 	cu_bk *k = (cu_bk *)p;
 	int error = 0;
-	CU(cudaMemsetAsync(k->vis, 0, (size_t)b2_bmp_words(k->nr) * 4, k->st));
-	CU(cudaMemsetAsync(k->level, 0xff, (size_t)k->b * 4, k->st));
-	CU(cudaMemsetAsync(bmp_of(k, k->g.j), 0, (size_t)k->bw * 4, k->st));
-	CU(cudaMemsetAsync(counter(k, CT_GATHER), 0, 4, k->st));
-	CU(cudaMemsetAsync(k->lc, 0, (size_t)2 * (size_t)(k->g.C + 2) * 8, k->st));
-	k->nfront = 0;
+	const int64_t visw = b2_bmp_words(k->nr);
+	const uint64_t none = ~(uint64_t)0;
+	k->nfront = root_k >= 0;
 	k->plev = 0;
-	if (root_k >= 0) {
-		k_begin<<<1, 1, 0, k->st>>>(k->vis, k->level, bmp_of(k, k->g.j),
-		                            (uint64_t)k->g.j * (uint64_t)k->b + (uint64_t)root_k,
-		                            (uint32_t)root_k);
-		CU_LAUNCHED();
-		k->nfront = 1;
-	}
+	k_begin<<<blocks_for(k, visw > k->b ? visw : k->b), TPB, 0, k->st>>>(
+		k->vis, visw, k->level, k->b, bmp_of(k, k->g.j), k->bw,
+		root_k >= 0 ? (uint64_t)k->g.j * (uint64_t)k->b + (uint64_t)root_k : none,
+		root_k >= 0 ? (uint64_t)root_k : none, counter(k, CT_GATHER), k->lc, 2 * (k->g.C + 2));
+	CU_LAUNCHED();
 	if ((error = export_visited(k)))
 		return error;
 	/* done before returning: in pull mode the column peers read the new
@@ -1293,19 +1367,20 @@ static int cu_front_msg(void *p, int bitmap, int mem, b2_msg *m)
 {
 	cu_bk *k = (cu_bk *)p;
 	int error = 0;
-	const uint32_t *src = bitmap ? bmp_set(k, front_set(k), k->g.j) : k->front;
+	/* a list for a host transport is unpacked straight into pinned memory */
+	uint32_t *list = mem == B2_MEM_DEVICE ? k->front : k->h_front;
+	const uint32_t *src = bitmap ? bmp_set(k, front_set(k), k->g.j) : list;
 	m->count = k->nfront;
 	m->bitmap = bitmap;
-	if (!bitmap && k->nfront && (error = unpack_list(k, bmp_of(k, k->g.j), 0, k->front, NULL)))
+	if (!bitmap && k->nfront && (error = unpack_list(k, bmp_of(k, k->g.j), 0, list, NULL)))
 		return error;
 	if (mem == B2_MEM_DEVICE) { /* the transport's copies follow on the stream */
 		m->data = (uint32_t *)src;
 		return 0;
 	}
 	m->data = k->h_front;
-	if (bitmap || k->nfront)
-		CU(cudaMemcpyAsync(k->h_front, src, (size_t)(bitmap ? k->bw : k->nfront) * 4,
-		                   cudaMemcpyDeviceToHost, k->st));
+	if (bitmap)
+		CU(cudaMemcpyAsync(k->h_front, src, (size_t)k->bw * 4, cudaMemcpyDeviceToHost, k->st));
 	CU(cudaStreamSynchronize(k->st));
 	if (bitmap)
 		k->h_front[k->bw] = (uint32_t)k->nfront;
@@ -1371,6 +1446,17 @@ static int cu_device_levels(void *p, int on)
 	return 0;
 }
 
+/* Puts message m (a list, or a bitmap of bw words) into device slot
+ * `slot` unless it is there, and points it there. */
+static int to_device(cu_bk *k, b2_msg *m, uint32_t *slot)
+{
+	if (m->data != slot && m->count)
+		CU(cudaMemcpyAsync(slot, m->data, (size_t)(m->bitmap ? k->bw : m->count) * 4,
+		                   cudaMemcpyDefault, k->st));
+	m->data = slot;
+	return 0;
+}
+
 static int cu_stage_in(void *p, int dir, const b2_msg *in, int nslots, int self)
 {
 	cu_bk *k = (cu_bk *)p;
@@ -1389,21 +1475,18 @@ static int cu_stage_in(void *p, int dir, const b2_msg *in, int nslots, int self)
 		}
 		return 0;
 	}
+	/* a device transport put the messages into the slots; a host one's
+	 * (MPI) are copied there. The kernels could read pinned memory where
+	 * it is, but on an H200 that made the levels slower than the copy did
+	 * (docs/PERFORMANCE.md): data from the host is copied, data for the
+	 * host is written there by the kernels. No wait: the step or the
+	 * update that reads these copies waits for the stream before the
+	 * transport reuses its buffers (MPI: two rounds later). */
 	for (int s = 0; s < nslots; s++) {
 		k->in_msgs[s] = in[s];
-		k->in_msgs[s].data = in_slot(k, dir, s);
-		/* a device transport put it into the slot already */
-		if (s == self || in[s].data == k->in_msgs[s].data)
-			continue;
-		int64_t words = in[s].bitmap ? k->bw : in[s].count;
-		if (in[s].count > 0) {
-			CU(cudaMemcpyAsync(k->in_msgs[s].data, in[s].data, (size_t)words * 4,
-			                   cudaMemcpyDefault, k->st));
-		}
+		if (s != self && in[s].count > 0 && (error = to_device(k, &k->in_msgs[s], in_slot(k, dir, s))))
+			return error;
 	}
-	/* no wait: the step (expand) or the update that reads these copies
-	 * waits for the stream before the transport reuses its host buffers
-	 * (MPI: two rounds later) */
 	return 0;
 }
 
@@ -1431,16 +1514,22 @@ static int cu_visited_bufs(void *p, int mem, uint32_t **send, uint32_t **recv)
 		*recv = k->vrecv;
 		return 0;
 	}
-	CU(cudaMemcpyAsync(k->h_vsend, k->bmp + vown_off(k), (size_t)k->bw * 4,
-	                   cudaMemcpyDeviceToHost, k->st));
-	CU(cudaStreamSynchronize(k->st));
+	/* once: from then on begin and the update write it there themselves
+	 * (and wait for the stream) */
+	if (!k->vis_host) {
+		CU(cudaMemcpyAsync(k->h_vsend, k->bmp + vown_off(k), (size_t)k->bw * 4,
+		                   cudaMemcpyDeviceToHost, k->st));
+		CU(cudaStreamSynchronize(k->st));
+		k->vis_host = 1;
+	}
 	*send = k->h_vsend;
 	*recv = k->h_vrecv;
 	return 0;
 }
 
 /* The row peers' visited blocks into the visited bitmap: from recv (host,
- * or the device gather area), or, recv NULL, read in place from the peers. */
+ * copied to the device gather area first, or that area), or, recv NULL,
+ * read in place from the peers. */
 static int cu_visited_in(void *p, const uint32_t *recv)
 {
 	cu_bk *k = (cu_bk *)p;
@@ -1452,20 +1541,20 @@ static int cu_visited_in(void *p, const uint32_t *recv)
 		error = b2_err(B2_EIO_, "out of host memory");
 		goto done;
 	}
-	if (recv && recv != k->vrecv) {
-		cudaError_t e = cudaMemcpyAsync(k->vrecv, recv, (size_t)C * (size_t)k->bw * 4,
-		                                cudaMemcpyHostToDevice, k->st);
-		if (e != cudaSuccess) {
-			error = b2_err(B2_EFAIL_, "CUDA error: %s (visited blocks to the device)",
-			               cudaGetErrorString(e));
-			goto done;
-		}
-	}
 	for (int c = 0; c < C; c++) {
 		if (c == k->g.j)
 			continue;
-		bmp[n] = recv ? k->vrecv + (size_t)c * (size_t)k->bw
-		              : k->peer_bmp[B2_DIR_FOLD][c] + vown_off(k);
+		const size_t at = (size_t)c * (size_t)k->bw;
+		if (recv && recv != k->vrecv) {
+			cudaError_t e = cudaMemcpyAsync(k->vrecv + at, recv + at, (size_t)k->bw * 4,
+			                                cudaMemcpyHostToDevice, k->st);
+			if (e != cudaSuccess) {
+				error = b2_err(B2_EFAIL_, "CUDA error: %s (visited blocks to the device)",
+				               cudaGetErrorString(e));
+				goto done;
+			}
+		}
+		bmp[n] = recv ? k->vrecv + at : k->peer_bmp[B2_DIR_FOLD][c] + vown_off(k);
 		tag[n++] = (uint32_t)(c * k->b);
 	}
 	error = or_shifted(k, bmp, tag, n, k->vis);
@@ -1600,16 +1689,19 @@ static int gather_columns(cu_bk *k, int set, Zero z, int64_t *n_out, int *zeroed
 	return 0;
 }
 
-/* Bottom-up: the grid column's frontier as a bitmap over local columns. */
-static int column_frontier(cu_bk *k, int set)
+/* Bottom-up: the grid column's frontier as a bitmap over local columns,
+ * *fc. With R == 1 it is the own frontier bitmap, aligned: read where it is
+ * with device levels (the step writes the other set); in message levels
+ * this level's discovery bitmaps are the same, so *copy says to copy it to
+ * fcol first (the zeroing kernel does, cu_expand). */
+static int column_frontier(cu_bk *k, int set, const uint32_t **fc, const uint32_t **copy)
 {
 	const int R = k->g.R;
 	const uint32_t *bmp[PULL_MAX];
 	uint32_t tag[PULL_MAX];
 	int n = 0, error = 0;
-	if (R == 1) /* the own frontier is the whole column's, aligned */
-		CU(cudaMemcpyAsync(k->fcol, bmp_set(k, set, k->g.j), (size_t)k->bw * 4,
-		                   cudaMemcpyDeviceToDevice, k->st));
+	*fc = R == 1 && k->devlev ? bmp_set(k, set, k->g.j) : k->fcol;
+	*copy = R == 1 && !k->devlev ? bmp_set(k, set, k->g.j) : NULL;
 	if (R == 1)
 		return 0;
 	CU(cudaMemsetAsync(k->fcol, 0, (size_t)b2_bmp_words(k->nc) * 4, k->st));
@@ -1634,10 +1726,10 @@ static int column_frontier(cu_bk *k, int set)
 	return or_shifted(k, bmp, tag, n, k->fcol);
 }
 
-static int bottom_up(cu_bk *k, int lvl, int set)
+static int bottom_up(cu_bk *k, int lvl, int set, const uint32_t *fcol)
 {
 	BottomUpArgs a;
-	a.rowptr = k->rowptr; a.colidx = k->colidx; a.fcol = k->fcol; a.nzrow = k->nzrow;
+	a.rowptr = k->rowptr; a.colidx = k->colidx; a.fcol = fcol; a.nzrow = k->nzrow;
 	a.vis = k->vis; a.pred = k->pred; a.bmp = bmp_set(k, set, 0); a.level = k->level;
 	a.nr = k->nr; a.b = (uint32_t)k->b; a.j = (uint32_t)k->g.j;
 	a.bw1 = (uint64_t)(k->bw + 1); a.lvl = lvl; a.examined = k->lcur + k->g.C + 1;
@@ -1654,6 +1746,7 @@ static int cu_expand(void *p, int lvl, int dir, int64_t *cnt_out, int64_t *exami
 	const int C = k->g.C, j = k->g.j, fs = front_set(k), ds = disc_set(k);
 	cudaEvent_t *ev = k->devlev ? level_events(k) : NULL;
 	int64_t n = 0;
+	const uint32_t *fcol = NULL, *copy = NULL;
 	k->step_dir = dir;
 	/* the level's counters: device levels' are the update's; message
 	 * levels alternate two sets, each level's counts zeroing the next's */
@@ -1662,17 +1755,20 @@ static int cu_expand(void *p, int lvl, int dir, int64_t *cnt_out, int64_t *exami
 	/* the column's frontier, in the form the direction wants; top-down's
 	 * unpacking zeroes this level's discovery bitmaps on the way */
 	if (dir == B2_BOTTOM_UP)
-		error = column_frontier(k, fs);
+		error = column_frontier(k, fs, &fcol, &copy);
 	else
 		error = gather_columns(k, fs, disc_zero(k, ds), &n, &zeroed);
 	if (error)
 		return error;
 	if (ev && ev_gather(k))
 		CU(cudaEventRecord(ev[1], k->st));
-	if (!zeroed)
-		CU(cudaMemsetAsync(bmp_set(k, ds, 0), 0, bmp_off(k, 1, 0) * 4, k->st));
+	if (!zeroed) {
+		k_copy_zero<<<blocks_for(k, k->bw + 1), TPB, 0, k->st>>>(
+			copy, copy ? k->fcol : NULL, k->bw, disc_zero(k, ds));
+		CU_LAUNCHED();
+	}
 	if (dir == B2_BOTTOM_UP)
-		error = bottom_up(k, lvl, ds);
+		error = bottom_up(k, lvl, ds, fcol);
 	else
 		error = expand_columns(k, n, lvl, ds);
 	if (error)
@@ -1703,11 +1799,13 @@ static int cu_expand(void *p, int lvl, int dir, int64_t *cnt_out, int64_t *exami
 		k->bmp, k->bw, (uint64_t)(k->bw + 1), C, j, front_tdeg(k),
 		k->lcur, e);
 	CU_LAUNCHED();
-	/* fold messages small enough to travel as lists become lists now */
+	/* fold messages small enough to travel as lists become lists now:
+	 * straight into the pinned send buffers once a host transport has
+	 * asked for them (fold_msgs), so that nothing is left to copy */
 	for (int c = 0; c < C; c++)
 		if (c != j && k->o.fold_cap > 0 &&
-		    (error = unpack(k, bmp_of(k, c), 0, k->dst + (size_t)c * (size_t)k->b, NULL,
-		                    k->tmpcnt + c, k->lcur + c, (unsigned)k->o.fold_cap, no_zero)))
+		    (error = unpack(k, bmp_of(k, c), 0, fold_list(k, c), NULL, k->tmpcnt + c,
+		                    k->lcur + c, (unsigned)k->o.fold_cap, no_zero)))
 			return error;
 	CU(cudaStreamSynchronize(k->st));
 	const volatile unsigned long long *h = k->h_lc;
@@ -1728,21 +1826,26 @@ static int cu_fold_msgs(void *p, const int *use_bitmap, int mem, b2_msg *out)
 			out[c] = (b2_msg){bmp_set(k, disc_set(k), c), c == k->g.j ? 0 : -1, 1};
 		return 0;
 	}
+	int copied = 0;
 	for (int c = 0; c < k->g.C; c++) {
-		const uint32_t *src = use_bitmap[c] ? bmp_of(k, c) : k->dst + (size_t)c * (size_t)k->b;
+		const uint32_t *src = use_bitmap[c] ? bmp_of(k, c) : fold_list(k, c);
 		uint32_t *h = k->h_dst + (size_t)c * (size_t)k->slotw;
 		out[c].count = (int64_t)k->h_lc[c];
 		out[c].bitmap = use_bitmap[c];
 		out[c].data = peer ? (uint32_t *)src : h;
-		if (c == k->g.j || peer)
+		if (c == k->g.j || peer || src == h)
 			continue;
-		if (use_bitmap[c] || out[c].count)
+		if (use_bitmap[c] || out[c].count) {
 			CU(cudaMemcpyAsync(h, src, (size_t)(use_bitmap[c] ? k->bw : out[c].count) * 4,
 			                   cudaMemcpyDeviceToHost, k->st));
+			copied = 1;
+		}
 	}
 	if (peer)
 		return 0;
-	CU(cudaStreamSynchronize(k->st));
+	k->fold_host = 1; /* from the next level on, expand writes the lists here */
+	if (copied)
+		CU(cudaStreamSynchronize(k->st));
 	for (int c = 0; c < k->g.C; c++)
 		if (c != k->g.j && use_bitmap[c])
 			k->h_dst[(size_t)c * (size_t)k->slotw + (size_t)k->bw] = (uint32_t)k->h_lc[c];
@@ -1782,7 +1885,7 @@ static int pull_update(cu_bk *k, int lvl, b2_level_stats *st)
 	pf.examined = k->lcur + C + 1;
 	pf.host = k->d_ls;
 	/* the own visited block for the row peers, written by the update itself */
-	pf.vout = k->o.bottom_up && C > 1 ? k->bmp + vown_off(k) : NULL;
+	pf.vout = k->o.bottom_up && C > 1 ? vown_out(k) : NULL;
 	pf.b = k->b;
 	k_update_words<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(
 		src, nsrc, k->bw, (uint32_t)(j * k->b), k->vis, k->level, k->pred, bmp_set(k, cur, j), lvl,
@@ -1797,132 +1900,175 @@ static int pull_update(cu_bk *k, int lvl, b2_level_stats *st)
 	return 0;
 }
 
+/* Message levels' update: list messages one kernel each, then one
+ * k_update_words over the bitmap messages that also counts the new
+ * frontier and its degrees into mapped memory and, for the row peers'
+ * bottom-up steps, writes the own visited block (into the pinned buffer
+ * MPI sends, once a host transport asked for it). One wait, where there
+ * were up to five operations and a copy. */
 static int cu_update(void *p, int lvl, b2_level_stats *st)
 {
 	cu_bk *k = (cu_bk *)p;
-	int error = 0;
-	const int j = k->g.j;
-	int any = 0;
+	const int C = k->g.C, j = k->g.j;
+	const uint32_t rowbase = (uint32_t)(j * k->b);
+	Sources src;
+	int nsrc = 0, any = 0;
 	if (k->devlev)
 		return pull_update(k, lvl, st);
-	for (int s = 0; s < k->g.C; s++) {
+	PullFold none;
+	memset(&none, 0, sizeof none);
+	for (int s = 0; s < C; s++) {
 		const b2_msg *m = &k->in_msgs[s];
 		if (s == k->self || m->count == 0)
 			continue;
 		any = 1;
-		if (m->bitmap) {
-			Sources one;
-			one.bmp[0] = m->data;
-			one.tag[0] = (uint32_t)s;
-			PullFold none;
-			memset(&none, 0, sizeof none);
-			k_update_words<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(
-				one, 1, k->bw, (uint32_t)(j * k->b), k->vis, k->level, k->pred, bmp_of(k, j), lvl,
-				none);
-		} else
+		if (!m->bitmap) {
 			k_update<<<blocks_for(k, m->count), TPB, 0, k->st>>>(
-				m->data, m->count, (uint32_t)(j * k->b), (uint32_t)s, k->vis, k->level, k->pred,
+				m->data, m->count, rowbase, (uint32_t)s, k->vis, k->level, k->pred,
 				bmp_of(k, j), lvl);
-		CU_LAUNCHED();
+			CU_LAUNCHED();
+			continue;
+		}
+		if (nsrc == PULL_MAX) { /* more bitmaps than one launch takes */
+			k_update_words<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(
+				src, nsrc, k->bw, rowbase, k->vis, k->level, k->pred, bmp_of(k, j), lvl, none);
+			CU_LAUNCHED();
+			nsrc = 0;
+		}
+		src.bmp[nsrc] = m->data;
+		src.tag[nsrc++] = (uint32_t)s;
 	}
-	/* nothing arrived: the step's counts stand, and the device has no work
-	 * unless the row peers read the visited block */
-	const int vis_out = k->o.bottom_up && k->g.C > 1;
-	if (any) {
-		/* the new frontier's size and degrees, for the termination test
-		 * and the direction rule */
-		CU(cudaMemsetAsync(k->dstat, 0, 2 * 8, k->st));
-		const LevelEnd none = {NULL, 0, NULL, 0, NULL, NULL};
-		k_level_counts<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(
-			bmp_of(k, j), k->bw, (uint64_t)(k->bw + 1), 1, 0, front_tdeg(k), k->dstat, none);
-		CU_LAUNCHED();
-		CU(cudaMemcpyAsync(k->h_stat, k->dstat, 2 * 8, cudaMemcpyDeviceToHost, k->st));
+	/* nothing arrived and no row peer reads the visited block: the step's
+	 * counts stand, and the device has no work */
+	const int vis_out = k->o.bottom_up && C > 1;
+	if (!any && !vis_out) {
+		st->front = k->nfront;
+		st->degree = k->own_degree;
+		return 0;
 	}
-	if (vis_out && (error = export_visited(k)))
-		return error;
-	if (any || vis_out)
-		CU(cudaStreamSynchronize(k->st));
-	if (any) {
-		k->nfront = (int64_t)k->h_stat[0];
-		k->own_degree = (int64_t)k->h_stat[1];
-	}
-	st->front = k->nfront;
-	st->degree = k->own_degree;
+	PullFold pf = none;
+	pf.count = counter(k, CT_PF_COUNT);
+	pf.done = counter(k, CT_PF_DONE);
+	pf.tdeg = front_tdeg(k);
+	pf.degree = k->dstat;
+	pf.examined = k->dstat + 1; /* stays 0: the step counted its edges */
+	pf.host = k->d_ls;
+	pf.vout = vis_out ? vown_out(k) : NULL;
+	pf.b = k->b;
+	k_update_words<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(
+		src, nsrc, k->bw, rowbase, k->vis, k->level, k->pred, bmp_of(k, j), lvl, pf);
+	CU_LAUNCHED();
+	CU(cudaStreamSynchronize(k->st));
+	volatile LevelStats *ls = k->h_ls;
+	st->front = k->nfront = (int64_t)ls->front;
+	st->degree = k->own_degree = (int64_t)ls->degree;
 	return 0;
 }
 
-/* The lean predecessor exchange (backend.h): requests in dst (C lists of
- * up to b), their counts in lc; answers in ans; arriving requests and
- * answers in the fold slots. Host memory (MPI): h_pred and h_recv stage
- * the outgoing lists. */
+/* dst = the ascending list of bitmap bmp's bits (bw words); deg and cumul,
+ * the expansion's scan arrays, are free after the levels and hold the
+ * words' counts and their scan. */
+static int ordered_list(cu_bk *k, const uint32_t *bmp, uint32_t *dst)
+{
+	uint32_t *pop = (uint32_t *)k->deg, *pref = (uint32_t *)k->cumul;
+	size_t bytes = k->cubbytes;
+	k_word_pop<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(bmp, k->bw, pop);
+	CU_LAUNCHED();
+	CU(cub::DeviceScan::ExclusiveSum(k->cubtmp, bytes, pop, pref, k->bw, k->st));
+	k_ordered<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(bmp, k->bw, pref, dst);
+	CU_LAUNCHED();
+	return 0;
+}
+
+/* The lean predecessor exchange (backend.h). The owner's requests to row
+ * peer s: a bitmap over its b vertices (in discovery bitmap s of set 0,
+ * free after the levels) or, when the list is smaller (the fold's rule,
+ * fold_cap), the ascending list of those vertices (dst + s*b, kept: the
+ * answers are applied through it); their counts in lc. Answers in ans,
+ * for a host transport (MPI) written straight into pinned memory (h_recv).
+ * Arriving requests and answers are copied into the fold slots. */
 static int cu_pred_requests(void *p, int mem, b2_msg *out)
 {
 	cu_bk *k = (cu_bk *)p;
+	int error = 0;
 	const int C = k->g.C, j = k->g.j;
 	CU(cudaMemsetAsync(k->lc, 0, (size_t)C * 8, k->st));
-	k_pred_requests<<<blocks_for(k, k->b), TPB, 0, k->st>>>(k->level, k->pred, k->b, k->g.R,
-	                                                        k->g.i, j, k->pred64, k->lc, k->dst);
+	k_pred_requests<<<blocks_for(k, k->b), TPB, 0, k->st>>>(
+		k->level, k->pred, k->b, k->g.R, k->g.i, j, k->pred64, k->lc, bmp_set(k, 0, 0),
+		k->bw + 1, C);
 	CU_LAUNCHED();
+	for (int c = 0; c < C; c++)
+		if (c != j && (error = ordered_list(k, bmp_set(k, 0, c), k->dst + (size_t)c * (size_t)k->b)))
+			return error;
 	CU(cudaMemcpyAsync(k->h_lc, k->lc, (size_t)C * 8, cudaMemcpyDeviceToHost, k->st));
 	CU(cudaStreamSynchronize(k->st));
 	for (int c = 0; c < C; c++) {
-		uint32_t *d = k->dst + (size_t)c * (size_t)k->b, *h = k->h_pred + (size_t)c * (size_t)k->b;
-		out[c] = (b2_msg){mem == B2_MEM_DEVICE ? d : h, c == j ? 0 : (int64_t)k->h_lc[c], 0};
-		if (mem == B2_MEM_HOST && out[c].count)
-			CU(cudaMemcpyAsync(h, d, (size_t)out[c].count * 4, cudaMemcpyDeviceToHost, k->st));
+		const int64_t n = c == j ? 0 : (int64_t)k->h_lc[c];
+		const int bitmap = n > k->o.fold_cap;
+		uint32_t *d = bitmap ? bmp_set(k, 0, c) : k->dst + (size_t)c * (size_t)k->b;
+		uint32_t *h = k->h_pred + (size_t)c * (size_t)k->slotw;
+		out[c] = (b2_msg){mem == B2_MEM_DEVICE ? d : h, n, bitmap};
+		if (mem == B2_MEM_HOST && n)
+			CU(cudaMemcpyAsync(h, d, (size_t)(bitmap ? k->bw : n) * 4, cudaMemcpyDeviceToHost, k->st));
 	}
-	if (mem == B2_MEM_HOST)
-		CU(cudaStreamSynchronize(k->st));
+	if (mem == B2_MEM_DEVICE)
+		return 0;
+	CU(cudaStreamSynchronize(k->st));
+	for (int c = 0; c < C; c++)
+		if (out[c].bitmap)
+			out[c].data[k->bw] = (uint32_t)out[c].count; /* MPI's bitmap messages end in it */
 	return 0;
 }
 
-/* Puts message m's list into device slot `slot` unless it is there. */
-static int to_device(cu_bk *k, const b2_msg *m, uint32_t *slot)
-{
-	if (m->data != slot && m->count)
-		CU(cudaMemcpyAsync(slot, m->data, (size_t)m->count * 4, cudaMemcpyDefault, k->st));
-	return 0;
-}
-
+/* The row peers' requests, copied into the fold slots (a bitmap made the
+ * same ascending list, in front: free after the levels, and dst holds the
+ * own requests), answered: into ans, or straight into pinned host memory
+ * for a host transport. */
 static int cu_pred_answers(void *p, int mem, const b2_msg *in, b2_msg *out)
 {
 	cu_bk *k = (cu_bk *)p;
 	int error = 0;
 	for (int c = 0; c < k->g.C; c++) {
-		uint32_t *a = k->ans + (size_t)c * (size_t)k->b, *h = k->h_recv + (size_t)c * (size_t)k->b;
+		uint32_t *a = (mem == B2_MEM_HOST ? k->h_recv : k->ans) + (size_t)c * (size_t)k->b;
 		const int64_t n = c == k->g.j ? 0 : in[c].count;
-		out[c] = (b2_msg){mem == B2_MEM_DEVICE ? a : h, n, 0};
+		b2_msg m = in[c];
+		out[c] = (b2_msg){a, n, 0};
 		if (!n)
 			continue;
-		if ((error = to_device(k, &in[c], in_slot(k, B2_DIR_FOLD, c))))
+		uint32_t *slot = in_slot(k, B2_DIR_FOLD, c), *list = slot;
+		if ((error = to_device(k, &m, slot)))
 			return error;
+		if (m.bitmap) {
+			list = k->front;
+			if ((error = ordered_list(k, slot, list)))
+				return error;
+		}
 		k_pred_answers<<<blocks_for(k, n), TPB, 0, k->st>>>(
-			in_slot(k, B2_DIR_FOLD, c), n, k->pred + (size_t)c * (size_t)k->b, a);
+			list, n, k->pred + (size_t)c * (size_t)k->b, a);
 		CU_LAUNCHED();
-		if (mem == B2_MEM_HOST)
-			CU(cudaMemcpyAsync(h, a, (size_t)n * 4, cudaMemcpyDeviceToHost, k->st));
 	}
-	if (mem == B2_MEM_HOST)
-		CU(cudaStreamSynchronize(k->st));
+	CU(cudaStreamSynchronize(k->st));
 	return 0;
 }
 
-/* in: the answers to the requests pred_requests made. NULL: the whole
- * resolution here, reading the row peers' predecessors in place when the
- * row is mapped (with C == 1 nothing is remote). */
+/* in: the answers to the requests pred_requests made, applied through the
+ * request lists (copied into the fold slots first where they are not).
+ * NULL: the whole resolution here, reading the row peers' predecessors in
+ * place when the row is mapped (with C == 1 nothing is remote). */
 static int cu_pred_resolve(void *p, const b2_msg *in)
 {
 	cu_bk *k = (cu_bk *)p;
-	const int j = k->g.j;
 	int error = 0;
+	const int j = k->g.j;
 	if (in) {
 		for (int s = 0; s < k->g.C; s++) {
-			if (s == j || !in[s].count)
+			b2_msg m = in[s];
+			if (s == j || !m.count)
 				continue;
-			if ((error = to_device(k, &in[s], in_slot(k, B2_DIR_FOLD, s))))
+			if ((error = to_device(k, &m, in_slot(k, B2_DIR_FOLD, s))))
 				return error;
-			k_pred_apply<<<blocks_for(k, in[s].count), TPB, 0, k->st>>>(
-				k->dst + (size_t)s * (size_t)k->b, in_slot(k, B2_DIR_FOLD, s), in[s].count,
+			k_pred_apply<<<blocks_for(k, m.count), TPB, 0, k->st>>>(
+				k->dst + (size_t)s * (size_t)k->b, m.data, m.count,
 				(int64_t)s * k->b * k->g.R, k->pred64);
 			CU_LAUNCHED();
 		}
