@@ -156,10 +156,11 @@ typedef struct b2_backend {
 	int (*update)(void *bk, int lvl, b2_level_stats *st);
 	/* Deferred predecessors (the paper's section 3.6), in one request and
 	 * one answer round along the grid row, only for the vertices the fold
-	 * brought: pred_requests: out[s] = list of the owned k whose provisional
-	 * predecessor is row peer s (out[j] empty); pred_answers: in[c] = peer
-	 * c's requests, out[c] = the local columns this rank recorded for them,
-	 * in the same order; pred_resolve(in) turns in[s] (the answers to the
+	 * brought: pred_requests: out[s] = the owned k whose provisional
+	 * predecessor is row peer s (out[j] empty), as a list or (CUDA, where
+	 * smaller) a bitmap standing for the ascending list; pred_answers:
+	 * in[c] = peer c's requests, out[c] = the local columns this rank
+	 * recorded for them, in the list's order; pred_resolve(in) turns in[s] (the answers to the
 	 * requests to s) into global ids. All data in memory `mem`.
 	 * pred_resolve(NULL): nothing to exchange (C == 1), or the backend reads
 	 * the row peers' predecessors in place (peers() was given the row). */

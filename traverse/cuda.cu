@@ -58,29 +58,29 @@ enum { TPB = 256 };
 
 /* ---- kernels ------------------------------------------------------------ */
 
-/* A search's start in one kernel (not five memsets and a launch, each an
- * operation a search waits for): the visited bitmap (visw words), levels
- * (b) and the own column's discovery bitmap (bw words, the frontier between
- * levels) cleared, except for the root when it is this rank's (r its row,
- * k its own index; r = ~0: none), which is visited, level 0, in the
- * frontier; the nz counters zeroed. */
-__global__ void k_begin(uint32_t *vis, int64_t visw, int32_t *level, int64_t b, uint32_t *fbmp,
-                        int64_t bw, uint64_t r, uint64_t k, unsigned *ctr,
-                        unsigned long long *lc, int nlc)
+/* A search's start after the memsets of the visited bitmap and the levels
+ * (large: the memset kernels are the fastest way): the own column's
+ * discovery bitmap (bw words, the frontier between levels) cleared, the
+ * root, when it is this rank's (r its row, k its own index; r = ~0: none),
+ * visited, level 0 and in the frontier, and the nlc counters zeroed; one
+ * kernel where there were three memsets and a launch. */
+__global__ void k_begin(uint32_t *vis, int32_t *level, uint32_t *fbmp, int64_t bw, uint64_t r,
+                        uint64_t k, unsigned *ctr, unsigned long long *lc, int nlc)
 {
-	const int64_t n = visw > b ? visw : b;
+	const int64_t n = bw > nlc ? bw : nlc;
 	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < n;
 	     x += (int64_t)gridDim.x * blockDim.x) {
-		if (x < visw)
-			vis[x] = (uint64_t)x == r >> 5 ? 1u << (r & 31) : 0;
-		if (x < b)
-			level[x] = (uint64_t)x == k ? 0 : -1;
 		if (x < bw)
 			fbmp[x] = (uint64_t)x == k >> 5 ? 1u << (k & 31) : 0;
-		if (x == 0)
-			*ctr = 0;
 		if (x < nlc)
 			lc[x] = 0;
+		if (x == 0) {
+			*ctr = 0;
+			if (r != ~(uint64_t)0) {
+				vis[r >> 5] = 1u << (r & 31);
+				level[k] = 0;
+			}
+		}
 	}
 }
 
@@ -1313,12 +1313,13 @@ static int cu_begin(void *p, int64_t root_k)
 {
 	cu_bk *k = (cu_bk *)p;
 	int error = 0;
-	const int64_t visw = b2_bmp_words(k->nr);
 	const uint64_t none = ~(uint64_t)0;
 	k->nfront = root_k >= 0;
 	k->plev = 0;
-	k_begin<<<blocks_for(k, visw > k->b ? visw : k->b), TPB, 0, k->st>>>(
-		k->vis, visw, k->level, k->b, bmp_of(k, k->g.j), k->bw,
+	CU(cudaMemsetAsync(k->vis, 0, (size_t)b2_bmp_words(k->nr) * 4, k->st));
+	CU(cudaMemsetAsync(k->level, 0xff, (size_t)k->b * 4, k->st));
+	k_begin<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(
+		k->vis, k->level, bmp_of(k, k->g.j), k->bw,
 		root_k >= 0 ? (uint64_t)k->g.j * (uint64_t)k->b + (uint64_t)root_k : none,
 		root_k >= 0 ? (uint64_t)root_k : none, counter(k, CT_GATHER), k->lc, 2 * (k->g.C + 2));
 	CU_LAUNCHED();
