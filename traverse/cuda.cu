@@ -195,8 +195,7 @@ struct LevelEnd {
  * c, bitmaps bw1 words apart), and out[nc] += the tuple degrees of those in
  * the own column's (c == j: the new frontier so far; tdeg NULL: not
  * summed); out[nc + 1] (the edges examined) the step wrote. The last block
- * to finish hands out[0 .. nc + 1] to the host (e.host; NULL: the counts
- * stay on the device, and nothing is zeroed unless e says so). */
+ * to finish hands out[0 .. nc + 1] to the host (e.host). */
 __global__ void k_level_counts(const uint32_t *__restrict__ bmp, int64_t bw, uint64_t bw1, int nc,
                                int j, const int64_t *__restrict__ tdeg, unsigned long long *out,
                                LevelEnd e)
@@ -229,13 +228,9 @@ __global__ void k_level_counts(const uint32_t *__restrict__ bmp, int64_t bw, uin
 			atomicAdd(&out[c], n);
 		if (d)
 			atomicAdd(&out[nc], d);
-		if (e.host) {
-			__threadfence();
-			last = atomicAdd(e.done, 1) == gridDim.x * gridDim.y - 1;
-		}
+		__threadfence();
+		last = atomicAdd(e.done, 1) == gridDim.x * gridDim.y - 1;
 	}
-	if (!e.host)
-		return;
 	__syncthreads();
 	if (last) {
 		__threadfence();
@@ -964,7 +959,8 @@ struct cu_bk {
 	int fold_host;       /* fold lists go to h_dst (MPI sends them) */
 	/* the step's counts: [c < C] discoveries per grid column, [C] the own
 	 * column's degrees, [C + 1] edges examined (device levels: the last two are
-	 * the update's counters); the update's: [0] frontier, [1] its degrees */
+	 * the update's counters); dstat: message levels' update's counters, [0]
+	 * the new frontier's degrees, [1] edges (none: the step counted them) */
 	unsigned long long *lc, *h_lc, *dstat;
 	unsigned long long *lcur, *d_lc; /* the level's counters (message levels:
 	                        two sets, by level parity); h_lc mapped for the device */
@@ -1853,6 +1849,25 @@ static int cu_fold_msgs(void *p, const int *use_bitmap, int mem, b2_msg *out)
 	return 0;
 }
 
+/* What both updates' k_update_words hands the host at the level's end
+ * (LevelStats, mapped), with the own visited block for the row peers'
+ * bottom-up steps; degree and examined: the counters it sums into. */
+static PullFold counting_fold(const cu_bk *k, unsigned long long *degree,
+                              unsigned long long *examined)
+{
+	PullFold pf;
+	memset(&pf, 0, sizeof pf);
+	pf.count = counter(k, CT_PF_COUNT);
+	pf.done = counter(k, CT_PF_DONE);
+	pf.tdeg = front_tdeg(k);
+	pf.degree = degree;
+	pf.examined = examined;
+	pf.host = k->d_ls;
+	pf.vout = k->o.bottom_up && k->g.C > 1 ? vown_out(k) : NULL;
+	pf.b = k->b;
+	return pf;
+}
+
 /* The update of device levels: the row peers' discovery bitmaps for this
  * grid column, read in place once their signals came (the row mapped), or
  * from the own slots where a transport put them on the stream; hands the
@@ -1872,22 +1887,13 @@ static int pull_update(cu_bk *k, int lvl, b2_level_stats *st)
 	}
 	if (ev_fold(k))
 		CU(cudaEventRecord(level_events(k)[3], k->st));
-	PullFold pf;
+	PullFold pf = counting_fold(k, k->lcur + C, k->lcur + C + 1);
 	pf.flags = C > 1 && k->peer[B2_DIR_FOLD] ? k->flags : NULL;
 	pf.n = C;
 	pf.self = j;
 	pf.epoch = epoch;
 	pf.wait_ns = k->wait_ns + (lvl <= PULL_LEVELS ? lvl - 1 : PULL_LEVELS);
-	pf.count = counter(k, CT_PF_COUNT);
-	pf.done = counter(k, CT_PF_DONE);
 	pf.reset = counter(k, CT_GATHER);
-	pf.tdeg = front_tdeg(k);
-	pf.degree = k->lcur + C;
-	pf.examined = k->lcur + C + 1;
-	pf.host = k->d_ls;
-	/* the own visited block for the row peers, written by the update itself */
-	pf.vout = k->o.bottom_up && C > 1 ? vown_out(k) : NULL;
-	pf.b = k->b;
 	k_update_words<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(
 		src, nsrc, k->bw, (uint32_t)(j * k->b), k->vis, k->level, k->pred, bmp_set(k, cur, j), lvl,
 		pf);
@@ -1947,15 +1953,7 @@ static int cu_update(void *p, int lvl, b2_level_stats *st)
 		st->degree = k->own_degree;
 		return 0;
 	}
-	PullFold pf = none;
-	pf.count = counter(k, CT_PF_COUNT);
-	pf.done = counter(k, CT_PF_DONE);
-	pf.tdeg = front_tdeg(k);
-	pf.degree = k->dstat;
-	pf.examined = k->dstat + 1; /* stays 0: the step counted its edges */
-	pf.host = k->d_ls;
-	pf.vout = vis_out ? vown_out(k) : NULL;
-	pf.b = k->b;
+	const PullFold pf = counting_fold(k, k->dstat, k->dstat + 1);
 	k_update_words<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(
 		src, nsrc, k->bw, rowbase, k->vis, k->level, k->pred, bmp_of(k, j), lvl, pf);
 	CU_LAUNCHED();
