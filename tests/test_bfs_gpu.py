@@ -73,7 +73,7 @@ def expected(R, C, opt):
         tp, "cuda-ipc-pull" if bitmaps else "cuda-ipc")
     return "expand %s, fold %s" % ("none" if R == 1 else via, "none" if C == 1 else via)
 
-def check_device_phases(tag, f, R, C, opt):
+def check_device_phases(tag, f, R, C, opt, shared_pull=False):
     """Device levels time phases with CUDA events, recording only those that
     split work of different phases: with R = 1 there is no expand exchange
     (0 exactly), with C = 1 neither a fold nor an update (0 exactly); where
@@ -84,7 +84,8 @@ def check_device_phases(tag, f, R, C, opt):
     vias = [v for v in via.values() if v != "none"]
     bitmaps = opt.get("--bitmap") != "off"
     devlev = bitmaps and ((R * C == 1 and opt.get("--transport") == "pull") or
-                          (R * C <= ngpu and vias and all(v in ("cuda-ipc-pull", "nccl") for v in vias)))
+                          ((R * C <= ngpu or shared_pull) and vias and
+                           all(v in ("cuda-ipc-pull", "nccl") for v in vias)))
     rep.check(tag + " phase times >= 0", (ph >= 0).all(), str(ph.min(axis=0)))
     if not devlev:
         return
@@ -98,14 +99,19 @@ def check_device_phases(tag, f, R, C, opt):
         elif sure:
             rep.check(tag + " device levels: %s timed in every search" % name, (t > 0).all(), str(t))
 
+# pull mode (device levels) with the ranks sharing one GPU: testing only
+SHARED_PULL = {"B2_SHARED_PULL": "1"}
+
 def run(g, R, C, backend, *extra, nroots=8, env=None):
     part = os.path.join(TMP, "%s.%dx%d.h5" % (g.name, R, C))
     if not os.path.exists(part):
         partref.partition(g.path, R, C, part)
-    sock = "-sockets" if env else ""
+    note = {None: "", "sockets": " (NCCL on sockets)", "shared": " (B2_SHARED_PULL=1)"}[
+        None if not env else "shared" if env is SHARED_PULL else "sockets"]
+    sock = "-sockets" if env is SOCKETS else "-sharedpull" if env is SHARED_PULL else ""
     out = os.path.join(TMP, "b-%s-%dx%d-%s-%s%s.h5" % (g.name, R, C, backend, "_".join(map(str, extra)), sock))
     p = bfs(R * C, part, "--backend", backend, "-n", nroots, *extra, "-o", out, env=env)
-    tag = "%s %dx%d %s %s%s" % (g.name, R, C, backend, " ".join(map(str, extra)), " (NCCL on sockets)" if env else "")
+    tag = "%s %dx%d %s %s%s" % (g.name, R, C, backend, " ".join(map(str, extra)), note)
     if not rep.check(tag + " runs", p.returncode == 0, "exit %d: %s" % (p.returncode, p.stderr[-600:])):
         return {}
     with h5py.File(out, "r") as f:
@@ -118,9 +124,11 @@ def run(g, R, C, backend, *extra, nroots=8, env=None):
                 rep.eq(tag + " exchange", attr(f, "exchange"), expected(R, C, opt))
                 if "nccl" in expected(R, C, opt):
                     rep.check(tag + " nccl_version", attr(f, "nccl_version").startswith("2."))
+            elif env is SHARED_PULL:
+                rep.eq(tag + " exchange", attr(f, "exchange"), expected(R, C, opt))
             else:  # GPUs shared: IPC within one GPU may be refused, then MPI
                 print("# %s: exchange %s" % (tag, attr(f, "exchange")))
-            check_device_phases(tag, f, R, C, opt)
+            check_device_phases(tag, f, R, C, opt, env is SHARED_PULL)
     if R * C > ngpu and backend == "cuda":
         rep.check(tag + " warns that GPUs are shared", "share" in p.stderr and "GPU" in p.stderr, p.stderr[-300:])
     opt = dict(zip(map(str, extra[::2]), map(str, extra[1::2])))
@@ -157,7 +165,10 @@ for g in graphs[:1] if QUICK else graphs:
                          run(g, R, C, "cuda", "--transport", "nccl", "--direction", d, env=SOCKETS), cp)
                 same("%s %dx%d cuda --ipc push (old name) == cpu" % (g.name, R, C),
                      run(g, R, C, "cuda", "--ipc", "push"), cp)
-            else:  # GPUs shared: no device levels, no NCCL
+            else:  # GPUs shared: no device levels, no NCCL (pull only for testing)
+                for d in ("auto", "top-down", "bottom-up"):
+                    same("%s %dx%d cuda --transport pull --direction %s, GPUs shared (B2_SHARED_PULL=1) == cpu" % (g.name, R, C, d),
+                         run(g, R, C, "cuda", "--transport", "pull", "--direction", d, env=SHARED_PULL), cp)
                 for tp in ("pull", "nccl"):
                     p = bfs(R * C, os.path.join(TMP, "%s.%dx%d.h5" % (g.name, R, C)), "--backend", "cuda",
                             "--transport", tp, "-o", os.path.join(TMP, "refused.h5"))

@@ -131,6 +131,12 @@ int b2_links_open(b2_link *expand, b2_link *fold, MPI_Comm col, MPI_Comm row,
 {
 	int error = 0, bad = 0, nccl_ok = 0;
 	const int k = o->kind, device = be->regions != NULL;
+	/* B2_SHARED_PULL=1, for testing: --transport pull although ranks share
+	 * a GPU. A device wait then ends only when the GPU time-slices to the
+	 * peer's context (slow), but a one-GPU host can check the device
+	 * levels of 1x2 and 2x1. */
+	const char *sp = getenv("B2_SHARED_PULL");
+	const int shared = o->gpus_shared && !(k == B2_TP_PULL && sp && !strcmp(sp, "1"));
 	char why[256] = "";
 	*device_levels = 0;
 	B2_TRY(link_init(expand, col, B2_DIR_EXPAND, be, bk, b));
@@ -140,10 +146,10 @@ int b2_links_open(b2_link *expand, b2_link *fold, MPI_Comm col, MPI_Comm row,
 		         "are in host memory: they go by MPI)", kind_names[k]);
 	if (k == B2_TP_PULL && !o->bitmaps)
 		B2_FAIL0(B2_EUSAGE, "--transport pull reads bitmaps in place: not with --bitmap off");
-	if ((k == B2_TP_PULL || k == B2_TP_NCCL) && o->gpus_shared)
+	if ((k == B2_TP_PULL || k == B2_TP_NCCL) && shared)
 		B2_FAIL0(B2_EUSAGE, "--transport %s needs a GPU per rank (ranks share GPUs here)",
 		         kind_names[k]);
-	if (device && !o->gpus_shared && (k == B2_TP_AUTO || k == B2_TP_NCCL)) {
+	if (device && !shared && (k == B2_TP_AUTO || k == B2_TP_NCCL)) {
 		int ok = b2_nccl_available(why, sizeof why), all = 0;
 		B2_TRY(b2_mpi_ok(MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD),
 		                 "MPI_Allreduce"));
@@ -159,7 +165,7 @@ int b2_links_open(b2_link *expand, b2_link *fold, MPI_Comm col, MPI_Comm row,
 	/* device levels: every exchange moves bitmaps device to device, the
 	 * GPUs are not shared, and all ranks agree (their loops must match).
 	 * One rank has no exchange: it runs device levels when pull is named. */
-	int dl = be->device_levels && o->bitmaps && !o->gpus_shared && k != B2_TP_IPC &&
+	int dl = be->device_levels && o->bitmaps && !shared && k != B2_TP_IPC &&
 	         expand->n <= B2_PULL_MAX && fold->n <= B2_PULL_MAX &&
 	         (expand->n * fold->n > 1 || k == B2_TP_PULL);
 	const b2_link *both[2] = {expand, fold};
