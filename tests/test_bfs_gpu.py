@@ -2,7 +2,8 @@
 serial BFS, on the grids the visible GPUs allow (1x1, 1x2, 2x1, 2x2, 1x3,
 3x1) and on 2x3 with GPUs shared (the warning checked; 1x2 and 2x1 too
 where there is one GPU): levels of every kept
-search equal, trees valid; bitmap on/off/auto (on and off also on 1x2 and
+search equal, trees valid; pull's device levels also on 1x2 and 2x1 sharing
+one GPU (B2_SHARED_PULL=1); bitmap on/off/auto (on and off also on 1x2 and
 2x1 sharing one GPU, the host-staged MPI path), k = 1, 2, 4, 8 edges per
 thread, every --direction (auto, top-down, bottom-up) and every --transport
 (auto, pull, ipc, nccl, mpi, and NCCL forced onto its socket transport)
