@@ -41,10 +41,12 @@ typedef struct b2_msg {
 } b2_msg;
 
 static inline int64_t b2_bmp_words(int64_t b) { return (b + 31) / 32; }
-/* Words a message buffer needs: a full list or a bitmap plus its count. */
+/* Words a message buffer needs: a full list, a bitmap plus its count, or
+ * (device levels on a grid row of two, transport.h) the sender's two
+ * discovery bitmaps with their count words. */
 static inline int64_t b2_msg_words(int64_t b)
 {
-	int64_t w = b2_bmp_words(b) + 1;
+	int64_t w = 2 * (b2_bmp_words(b) + 1);
 	return b > w ? b : w;
 }
 
@@ -188,8 +190,11 @@ typedef struct b2_backend {
 	 * level_phases: device time of the last search's nlev levels in the
 	 * phases expand exchange, expansion, fold exchange, update (ph[0..3]),
 	 * and in all of them (*span); lv, when not NULL, gets the five per
-	 * level (lv[5*l + x]). */
-	int (*device_levels)(void *bk, int on);
+	 * level (lv[5*l + x]). carry: the fold carries the visited state
+	 * (transport.h, b2_link.carry): each fold message is the sender's
+	 * whole discovery set, and the update ORs the row peer's discoveries
+	 * of its own block into the visited bitmap too. */
+	int (*device_levels)(void *bk, int on, int carry);
 	int (*level_phases)(void *bk, int nlev, double *ph, double *span, double *lv);
 } b2_backend;
 

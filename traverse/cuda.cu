@@ -627,6 +627,10 @@ struct PullFold {
 	uint32_t *vout;  /* the own block of the visited bitmap, aligned, for the row
 	                    peers' bottom-up steps (NULL: not wanted) */
 	int64_t b;       /* rows in that block */
+	const uint32_t *carry; /* the row peer's discoveries of its own block, OR'ed
+	                          into the visited bitmap at local row carry_base
+	                          (the fold carries the visited state; NULL: not) */
+	uint32_t carry_base;
 };
 
 __global__ void k_signal(FlagPtrs f, int n, unsigned epoch)
@@ -738,6 +742,15 @@ k_update_words(Sources src, int nsrc, int64_t nwords, uint32_t rowbase, uint32_t
 		}
 		if (fresh_all)
 			fbmp[x] |= fresh_all;
+		if (pf.carry) {
+			/* the peer's rows: other threads' words may share the ends */
+			const uint32_t word = __ldcv(&pf.carry[x]), cs = pf.carry_base & 31;
+			uint32_t *w = vis + (pf.carry_base >> 5) + x;
+			if (word << cs)
+				atomicOr(&w[0], word << cs);
+			if (cs && word >> (32 - cs))
+				atomicOr(&w[1], word >> (32 - cs));
+		}
 		if (pf.vout) {
 			/* thread x alone changed its 32 rows' bits here: read back from
 			 * L2 they are final (what export_visited would copy) */
@@ -948,6 +961,8 @@ struct cu_bk {
 	unsigned long long *wait_ns, *h_wait_ns; /* per level: the update's wait */
 	LevelStats *h_ls, *d_ls; /* device levels' level counts: mapped pinned */
 	int devlev, plev;    /* device levels on; levels begun in this search */
+	int carry;           /* device levels: the fold carries the visited state
+	                        (the update ORs the row peer's own discoveries) */
 	int64_t *ncol;       /* device levels: the column peers' frontier sizes [R] */
 	uint32_t *ans;       /* [C][b] answers to the row peers' predecessor requests */
 	/* bottom-up: the local block row-major, the column frontier as a bitmap
@@ -1297,7 +1312,7 @@ static uint32_t *vown_out(const cu_bk *k)
  * it (bottom-up levels): after begin and after every update. */
 static int export_visited(cu_bk *k)
 {
-	if (!k->o.bottom_up || k->g.C == 1)
+	if (!k->o.bottom_up || k->g.C == 1 || k->carry)
 		return 0;
 	k_get_shifted<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(
 		k->vis, b2_bmp_words(k->nr), (uint32_t)(k->g.j * k->b), k->b, vown_out(k));
@@ -1437,9 +1452,10 @@ static cudaEvent_t *level_events(cu_bk *k)
 	return k->ev + (size_t)(k->plev - 1) * PULL_EV;
 }
 
-static int cu_device_levels(void *p, int on)
+static int cu_device_levels(void *p, int on, int carry)
 {
 	((cu_bk *)p)->devlev = on;
+	((cu_bk *)p)->carry = on && carry;
 	return 0;
 }
 
@@ -1819,8 +1835,9 @@ static int cu_fold_msgs(void *p, const int *use_bitmap, int mem, b2_msg *out)
 	cu_bk *k = (cu_bk *)p;
 	const int peer = mem == B2_MEM_DEVICE;
 	if (k->devlev) {
+		/* carrying the visited state: the whole set, both blocks */
 		for (int c = 0; c < k->g.C; c++)
-			out[c] = (b2_msg){bmp_set(k, disc_set(k), c), c == k->g.j ? 0 : -1, 1};
+			out[c] = (b2_msg){bmp_set(k, disc_set(k), k->carry ? 0 : c), c == k->g.j ? 0 : -1, 1};
 		return 0;
 	}
 	int copied = 0;
@@ -1863,15 +1880,27 @@ static PullFold counting_fold(const cu_bk *k, unsigned long long *degree,
 	pf.degree = degree;
 	pf.examined = examined;
 	pf.host = k->d_ls;
-	pf.vout = k->o.bottom_up && k->g.C > 1 ? vown_out(k) : NULL;
+	pf.vout = k->o.bottom_up && k->g.C > 1 && !k->carry ? vown_out(k) : NULL;
 	pf.b = k->b;
 	return pf;
+}
+
+/* Row peer c's discovery bitmap for grid column d of the level: read in
+ * place (the row mapped), or in the own slot where a transport put it (the
+ * whole set when the fold carries the visited state, else only d == j). */
+static const uint32_t *peer_disc(const cu_bk *k, int c, int d)
+{
+	if (k->peer[B2_DIR_FOLD])
+		return k->peer_bmp[B2_DIR_FOLD][c] + bmp_off(k, disc_set(k), d);
+	return in_slot(k, B2_DIR_FOLD, c) + (k->carry ? (size_t)d * (size_t)(k->bw + 1) : 0);
 }
 
 /* The update of device levels: the row peers' discovery bitmaps for this
  * grid column, read in place once their signals came (the row mapped), or
  * from the own slots where a transport put them on the stream; hands the
- * level's counts to the host through mapped memory. */
+ * level's counts to the host through mapped memory. Carrying the visited
+ * state (C == 2), the peer's discoveries of its own block go into the
+ * visited bitmap as well. */
 static int pull_update(cu_bk *k, int lvl, b2_level_stats *st)
 {
 	const int C = k->g.C, j = k->g.j, cur = disc_set(k);
@@ -1881,13 +1910,16 @@ static int pull_update(cu_bk *k, int lvl, b2_level_stats *st)
 	for (int c = 0; c < C; c++) {
 		if (c == j)
 			continue;
-		src.bmp[nsrc] = k->peer[B2_DIR_FOLD] ? k->peer_bmp[B2_DIR_FOLD][c] + bmp_off(k, cur, j)
-		                                     : in_slot(k, B2_DIR_FOLD, c);
+		src.bmp[nsrc] = peer_disc(k, c, j);
 		src.tag[nsrc++] = (uint32_t)c;
 	}
 	if (ev_fold(k))
 		CU(cudaEventRecord(level_events(k)[3], k->st));
 	PullFold pf = counting_fold(k, k->lcur + C, k->lcur + C + 1);
+	if (k->carry) {
+		pf.carry = peer_disc(k, 1 - j, 1 - j);
+		pf.carry_base = (uint32_t)((1 - j) * k->b);
+	}
 	pf.flags = C > 1 && k->peer[B2_DIR_FOLD] ? k->flags : NULL;
 	pf.n = C;
 	pf.self = j;

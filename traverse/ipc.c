@@ -115,7 +115,7 @@ const b2_link_ops b2_link_ipc = {
 	.open = ipc_open, .round = ipc_round, .close = ipc_close,
 };
 const b2_link_ops b2_link_pull = {
-	.name = "cuda-ipc-pull", .mem = B2_MEM_DEVICE, .device_levels = 1, .in_place = 1,
+	.name = "cuda-ipc-pull", .mem = B2_MEM_DEVICE, .device_levels = 1, .in_place = 1, .carry = 1,
 	.open = ipc_open, .round = ipc_round, .close = ipc_close,
 };
 #else

@@ -141,8 +141,8 @@ static int nccl_round(b2_link *l, const b2_msg *out, const int64_t *known)
 		int64_t sw, rw;
 		uint32_t *slot = m->own.slot[l->dir] + (size_t)p * (size_t)slotw;
 		if (known) {
-			sw = out[p].count ? bw : 0;
-			rw = known[p] ? bw : 0;
+			sw = out[p].count ? l->dev_words : 0;
+			rw = known[p] ? l->dev_words : 0;
 		} else { /* a bitmap's count travelled in its header */
 			sw = out[p].bitmap ? (out[p].count ? bw : 0) : out[p].count;
 			rw = l->in[p].bitmap ? (l->in[p].count ? bw : 0) : l->in[p].count;
@@ -170,7 +170,7 @@ static int nccl_allgather(b2_link *l, const uint32_t *send, uint32_t *recv, int6
 }
 
 const b2_link_ops b2_link_nccl = {
-	.name = "nccl", .mem = B2_MEM_DEVICE, .device_levels = 1, .in_place = 0,
+	.name = "nccl", .mem = B2_MEM_DEVICE, .device_levels = 1, .in_place = 0, .carry = 1,
 	.open = nccl_open, .round = nccl_round, .allgather = nccl_allgather, .close = nccl_close,
 };
 #else

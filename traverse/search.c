@@ -53,7 +53,8 @@ int b2_search_init(b2_search *s, const b2_backend *be, void *bk, const b2_graph 
 	B2_TRY(b2_mpi_ok(MPI_Allreduce(MPI_IN_PLACE, &s->total_degree, 1, MPI_INT64_T, MPI_SUM,
 	                               MPI_COMM_WORLD), "MPI_Allreduce (degrees)"));
 	b2_transport_opts to = {.kind = o->transport, .bitmaps = o->bitmap_mode != B2_BITMAP_OFF,
-	                        .gpus_shared = o->gpus_shared};
+	                        .gpus_shared = o->gpus_shared,
+	                        .bottom_up = o->direction != B2_DIRECTION_TOP_DOWN};
 	B2_TRY(b2_links_open(&s->expand, &s->fold, s->col, s->row, be, bk, g->b, &to,
 	                     &s->device_levels));
 	B2_TRY(b2_calloc(&s->stats, 3 * (size_t)g->R * (size_t)g->C, 8, "level counts"));
