@@ -190,10 +190,10 @@ typedef struct b2_backend {
 	 * level_phases: device time of the last search's nlev levels in the
 	 * phases expand exchange, expansion, fold exchange, update (ph[0..3]),
 	 * and in all of them (*span); lv, when not NULL, gets the five per
-	 * level (lv[5*l + x]). carry: the fold carries the visited state
-	 * (transport.h, b2_link.carry): each fold message is the sender's
-	 * whole discovery set, and the update ORs the row peer's discoveries
-	 * of its own block into the visited bitmap too. */
+	 * level (lv[5*l + x]). carry: bottom-up levels' folds carry the
+	 * visited state (transport.h, b2_link.carry): each fold message is
+	 * the sender's whole discovery set, and the update ORs the row peer's
+	 * discoveries of its own block into the visited bitmap too. */
 	int (*device_levels)(void *bk, int on, int carry);
 	int (*level_phases)(void *bk, int nlev, double *ph, double *span, double *lv);
 } b2_backend;

@@ -961,8 +961,8 @@ struct cu_bk {
 	unsigned long long *wait_ns, *h_wait_ns; /* per level: the update's wait */
 	LevelStats *h_ls, *d_ls; /* device levels' level counts: mapped pinned */
 	int devlev, plev;    /* device levels on; levels begun in this search */
-	int carry;           /* device levels: the fold carries the visited state
-	                        (the update ORs the row peer's own discoveries) */
+	int carry;           /* device levels: bottom-up levels' folds carry the
+	                        visited state (carrying()) */
 	int64_t *ncol;       /* device levels: the column peers' frontier sizes [R] */
 	uint32_t *ans;       /* [C][b] answers to the row peers' predecessor requests */
 	/* bottom-up: the local block row-major, the column frontier as a bitmap
@@ -1312,7 +1312,7 @@ static uint32_t *vown_out(const cu_bk *k)
  * it (bottom-up levels): after begin and after every update. */
 static int export_visited(cu_bk *k)
 {
-	if (!k->o.bottom_up || k->g.C == 1 || k->carry)
+	if (!k->o.bottom_up || k->g.C == 1)
 		return 0;
 	k_get_shifted<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(
 		k->vis, b2_bmp_words(k->nr), (uint32_t)(k->g.j * k->b), k->b, vown_out(k));
@@ -1450,6 +1450,15 @@ static int pull_events(cu_bk *k, int lvl)
 static cudaEvent_t *level_events(cu_bk *k)
 {
 	return k->ev + (size_t)(k->plev - 1) * PULL_EV;
+}
+
+/* This level's fold carries the visited state (transport.h): each message
+ * is the sender's whole discovery set, and the update ORs the row peer's
+ * discoveries of its own block into the visited bitmap too. Bottom-up
+ * levels only: a next bottom-up level then needs no visited exchange. */
+static int carrying(const cu_bk *k)
+{
+	return k->carry && k->step_dir == B2_BOTTOM_UP;
 }
 
 static int cu_device_levels(void *p, int on, int carry)
@@ -1837,7 +1846,7 @@ static int cu_fold_msgs(void *p, const int *use_bitmap, int mem, b2_msg *out)
 	if (k->devlev) {
 		/* carrying the visited state: the whole set, both blocks */
 		for (int c = 0; c < k->g.C; c++)
-			out[c] = (b2_msg){bmp_set(k, disc_set(k), k->carry ? 0 : c), c == k->g.j ? 0 : -1, 1};
+			out[c] = (b2_msg){bmp_set(k, disc_set(k), carrying(k) ? 0 : c), c == k->g.j ? 0 : -1, 1};
 		return 0;
 	}
 	int copied = 0;
@@ -1880,7 +1889,7 @@ static PullFold counting_fold(const cu_bk *k, unsigned long long *degree,
 	pf.degree = degree;
 	pf.examined = examined;
 	pf.host = k->d_ls;
-	pf.vout = k->o.bottom_up && k->g.C > 1 && !k->carry ? vown_out(k) : NULL;
+	pf.vout = k->o.bottom_up && k->g.C > 1 ? vown_out(k) : NULL;
 	pf.b = k->b;
 	return pf;
 }
@@ -1892,15 +1901,15 @@ static const uint32_t *peer_disc(const cu_bk *k, int c, int d)
 {
 	if (k->peer[B2_DIR_FOLD])
 		return k->peer_bmp[B2_DIR_FOLD][c] + bmp_off(k, disc_set(k), d);
-	return in_slot(k, B2_DIR_FOLD, c) + (k->carry ? (size_t)d * (size_t)(k->bw + 1) : 0);
+	return in_slot(k, B2_DIR_FOLD, c) + (carrying(k) ? (size_t)d * (size_t)(k->bw + 1) : 0);
 }
 
 /* The update of device levels: the row peers' discovery bitmaps for this
  * grid column, read in place once their signals came (the row mapped), or
  * from the own slots where a transport put them on the stream; hands the
  * level's counts to the host through mapped memory. Carrying the visited
- * state (C == 2), the peer's discoveries of its own block go into the
- * visited bitmap as well. */
+ * state (C == 2, bottom-up), the peer's discoveries of its own block go
+ * into the visited bitmap as well. */
 static int pull_update(cu_bk *k, int lvl, b2_level_stats *st)
 {
 	const int C = k->g.C, j = k->g.j, cur = disc_set(k);
@@ -1916,7 +1925,7 @@ static int pull_update(cu_bk *k, int lvl, b2_level_stats *st)
 	if (ev_fold(k))
 		CU(cudaEventRecord(level_events(k)[3], k->st));
 	PullFold pf = counting_fold(k, k->lcur + C, k->lcur + C + 1);
-	if (k->carry) {
+	if (carrying(k)) {
 		pf.carry = peer_disc(k, 1 - j, 1 - j);
 		pf.carry_base = (uint32_t)((1 - j) * k->b);
 	}

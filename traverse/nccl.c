@@ -130,6 +130,7 @@ static int nccl_round(b2_link *l, const b2_msg *out, const int64_t *known)
 	int error = 0, group = 0;
 	nccl_link *m = l->impl;
 	const int64_t bw = b2_bmp_words(l->b), slotw = m->own.slotw;
+	const int64_t dw = l->carrying ? 2 * (bw + 1) : bw; /* device levels */
 	cudaStream_t st = (cudaStream_t)m->own.stream;
 	if (!known)
 		B2_TRY(b2_link_headers(l, out, m->own.slot[l->dir], slotw));
@@ -141,8 +142,8 @@ static int nccl_round(b2_link *l, const b2_msg *out, const int64_t *known)
 		int64_t sw, rw;
 		uint32_t *slot = m->own.slot[l->dir] + (size_t)p * (size_t)slotw;
 		if (known) {
-			sw = out[p].count ? l->dev_words : 0;
-			rw = known[p] ? l->dev_words : 0;
+			sw = out[p].count ? dw : 0;
+			rw = known[p] ? dw : 0;
 		} else { /* a bitmap's count travelled in its header */
 			sw = out[p].bitmap ? (out[p].count ? bw : 0) : out[p].count;
 			rw = l->in[p].bitmap ? (l->in[p].count ? bw : 0) : l->in[p].count;

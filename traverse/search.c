@@ -182,10 +182,12 @@ static void expand_exchange(b2_search *s, int64_t nfront)
 
 /* 4. The fold exchange: discoveries to their owners along the grid row.
  * With device levels: bitmaps, moved on the device or read in place by
- * the update (the row peers were signalled by the step). */
-static void fold_exchange(b2_search *s)
+ * the update (the row peers were signalled by the step); a bottom-up
+ * level's carries the visited state where the link can (transport.h). */
+static void fold_exchange(b2_search *s, int dir)
 {
 	const b2_backend *be = s->be;
+	s->fold.carrying = s->fold.carry && dir == B2_BOTTOM_UP;
 	if (s->device_levels) {
 		s->bitmap_msgs += s->C - 1;
 		if (s->C > 1) {
@@ -275,6 +277,7 @@ int b2_search_run(b2_search *s, int64_t root)
 	if (blk / s->R == s->j)
 		s->ncol[blk % s->R] = 1;
 	s->nlevels = 0;
+	s->fold.carrying = 0; /* begin: the row's visited state is not current */
 	note_level(s, 1);
 	b2_level_stats st = {mine, 0, 0}, global = {1, 0, 0};
 	for (int lvl = 1;; lvl++) {
@@ -287,7 +290,7 @@ int b2_search_run(b2_search *s, int64_t root)
 		int64_t examined = 0;
 		check(be->expand(bk, lvl, dir, s->cnt, &examined));
 		t[2] = b2_now();
-		fold_exchange(s);
+		fold_exchange(s, dir);
 		t[3] = b2_now();
 		st = (b2_level_stats){0, 0, examined};
 		check(be->update(bk, lvl, &st));

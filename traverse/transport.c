@@ -185,8 +185,6 @@ int b2_links_open(b2_link *expand, b2_link *fold, MPI_Comm col, MPI_Comm row,
 			fold->ops = &b2_link_pull;
 		fold->carry = fold->n == 2 && o->bottom_up && fold->ops->carry;
 		fold->carry = !b2_agree(!fold->carry, MPI_COMM_WORLD);
-		expand->dev_words = b2_bmp_words(b);
-		fold->dev_words = fold->carry ? 2 * (b2_bmp_words(b) + 1) : b2_bmp_words(b);
 		B2_TRY(be->device_levels(bk, 1, fold->carry));
 	}
 done:
@@ -249,7 +247,7 @@ int b2_link_visited(b2_link *l)
 {
 	int error = 0;
 	uint32_t *send = NULL, *recv = NULL;
-	if (l->n == 1 || l->carry)
+	if (l->n == 1 || l->carrying)
 		return 0;
 	if (l->ops->in_place)
 		return l->be->visited_in(l->bk, NULL);

@@ -23,12 +23,13 @@
  * message sizes come from the termination test (every rank's frontier
  * size), not with the messages.
  * Carrying the visited state: on a grid row of two ranks with device
- * levels, each fold message is the sender's whole discovery set (both
- * blocks' bitmaps, one after the other, bw + 1 words each), so that every
- * update ORs the peer's discoveries of its own block into the rank's
- * visited bitmap too: the row's visited state stays current, and
- * bottom-up levels need no visited exchange (one synchronisation a level
- * fewer for the same bytes: C = 2 sends two blocks either way). */
+ * levels, a bottom-up level's fold message is the sender's whole discovery
+ * set (both blocks' bitmaps, one after the other, bw + 1 words each), and
+ * the update ORs the peer's discoveries of its own block into the rank's
+ * visited bitmap too. The row's visited state is then current, and a next
+ * bottom-up level needs no visited exchange: the same bytes (C = 2), one
+ * synchronisation fewer. Top-down levels do not carry (their successor is
+ * mostly top-down too), so the first bottom-up level after them exchanges. */
 #ifndef B2_TRAVERSE_TRANSPORT_H
 #define B2_TRAVERSE_TRANSPORT_H
 
@@ -52,10 +53,10 @@ typedef struct b2_link_ops {
 	int (*open)(b2_link *l, int *ok);
 	/* One round: out[p] to peer p (p != me); afterwards l->in[p] describes
 	 * what came from p. known NULL: the sizes travel with the messages.
-	 * Else (device levels) every message is l->dev_words words (a bitmap,
-	 * or with l->carry the sender's discovery set), sent when
-	 * out[p].count != 0 and received when known[p] != 0 (< 0: size
-	 * unknown, sent anyway), and in[] is left to the caller. */
+	 * Else (device levels) every message is a bitmap of bmp_words(b) words
+	 * (l->carrying: the sender's discovery set, 2 * (bmp_words(b) + 1)
+	 * words), sent when out[p].count != 0 and received when known[p] != 0
+	 * (< 0: size unknown, sent anyway), and in[] is left to the caller. */
 	int (*round)(b2_link *l, const b2_msg *out, const int64_t *known);
 	/* Allgather of `words` words per rank (not called when in_place). */
 	int (*allgather)(b2_link *l, const uint32_t *send, uint32_t *recv, int64_t words);
@@ -69,9 +70,10 @@ struct b2_link {
 	const b2_backend *be;
 	void *bk;
 	int64_t b, words;       /* block size; capacity of a message in words */
-	int carry;              /* fold link, device levels: it carries the visited
-	                           state (above); no visited exchange */
-	int64_t dev_words;      /* device levels: words of every message */
+	int carry;              /* fold link, device levels: bottom-up levels carry
+	                           the visited state (above) */
+	int carrying;           /* the last fold carried it (the level loop sets
+	                           this each level): no visited exchange */
 	b2_msg *in;             /* [n] the messages of the last round */
 	int64_t *hdr;           /* [2n] message headers out and in (b2_link_headers) */
 	double bytes_sent;      /* message payload sent, for the statistics */
@@ -120,7 +122,7 @@ int b2_link_headers(b2_link *l, const b2_msg *out, uint32_t *slot0, int64_t slot
 /* One round in message mode (sizes travel with the messages). */
 int b2_link_round(b2_link *l, const b2_msg *out);
 /* Bottom-up: the row peers' visited blocks into the backend (fold link);
- * nothing where the fold carries them. */
+ * nothing where the last fold carried them. */
 int b2_link_visited(b2_link *l);
 /* The deferred predecessors of the last search (fold link; C == 1 too). */
 int b2_link_preds(b2_link *l);
