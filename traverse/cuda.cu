@@ -188,7 +188,9 @@ struct LevelEnd {
 	unsigned *reset;          /* unpacking counters of the fold lists and the next gather */
 	int nreset;
 	unsigned *done;           /* blocks finished (the last one zeroes it) */
-	volatile unsigned long long *host; /* mapped pinned: the level's counters */
+	volatile unsigned long long *host; /* mapped pinned: the level's counters,
+	                                      then host[nc + 2] = seq when they are there */
+	unsigned long long seq;
 };
 
 /* The step's counts: out[c] += vertices in discovery bitmap c (blockIdx.y =
@@ -237,8 +239,11 @@ __global__ void k_level_counts(const uint32_t *__restrict__ bmp, int64_t bw, uin
 		for (int x = threadIdx.x; x < nc + 2; x += blockDim.x)
 			e.host[x] = __ldcg(&out[x]);
 		__threadfence_system();
-		if (threadIdx.x == 0)
+		__syncthreads();
+		if (threadIdx.x == 0) {
+			e.host[nc + 2] = e.seq; /* after the counts: the host waits for it */
 			*e.done = 0;
+		}
 	}
 }
 
@@ -613,6 +618,7 @@ struct FlagPtrs {
  * level's step examined. */
 struct LevelStats {
 	unsigned long long front, degree, examined;
+	unsigned long long seq; /* written last: the host waits for it */
 };
 
 struct PullFold {
@@ -624,6 +630,7 @@ struct PullFold {
 	const int64_t *tdeg;
 	unsigned long long *degree, *examined; /* device counters, zeroed here for the next level */
 	volatile LevelStats *host;
+	unsigned long long seq;  /* host->seq when the counts are there */
 	uint32_t *vout;  /* the own block of the visited bitmap, aligned, for the row
 	                    peers' bottom-up steps (NULL: not wanted) */
 	int64_t b;       /* rows in that block */
@@ -788,6 +795,7 @@ k_update_words(Sources src, int nsrc, int64_t nwords, uint32_t rowbase, uint32_t
 		pf.host->degree = atomicExch(pf.degree, 0ull);
 		pf.host->examined = atomicExch(pf.examined, 0ull);
 		__threadfence_system();
+		pf.host->seq = pf.seq;
 		*pf.done = 0;
 	}
 }
@@ -956,6 +964,7 @@ struct cu_bk {
 	unsigned *flags;
 	FlagPtrs sig;
 	unsigned epoch;
+	unsigned long long seq; /* the last level counts' sequence number */
 	cudaEvent_t *ev;
 	int nev;
 	unsigned long long *wait_ns, *h_wait_ns; /* per level: the update's wait */
@@ -1250,7 +1259,7 @@ static int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 	}
 	if (cudaHostAlloc((void **)&k->h_ls, sizeof(LevelStats), cudaHostAllocMapped) != cudaSuccess ||
 	    cudaHostGetDevicePointer((void **)&k->d_ls, k->h_ls, 0) != cudaSuccess ||
-	    cudaHostAlloc((void **)&k->h_lc, (size_t)(g->C + 2) * 8, cudaHostAllocMapped) != cudaSuccess ||
+	    cudaHostAlloc((void **)&k->h_lc, (size_t)(g->C + 3) * 8, cudaHostAllocMapped) != cudaSuccess ||
 	    cudaHostGetDevicePointer((void **)&k->d_lc, k->h_lc, 0) != cudaSuccess) {
 		cudaGetLastError();
 		error = b2_err(B2_EIO_, "cannot map pinned host memory into GPU %d", o->device);
@@ -1318,6 +1327,26 @@ static int export_visited(cu_bk *k)
 		k->vis, b2_bmp_words(k->nr), (uint32_t)(k->g.j * k->b), k->b, vown_out(k));
 	CU_LAUNCHED();
 	return 0;
+}
+
+/* The level's counts are in mapped memory once *at == seq (the kernel's
+ * last block writes seq after them): the host goes on from there, without
+ * waiting for the rest of the stream (the kernel's end, events), which
+ * orders itself before the next level's work. A kernel that failed never
+ * writes seq: the stream is asked now and then, and its error returned. */
+static int wait_counts(cu_bk *k, const volatile unsigned long long *at, unsigned long long seq)
+{
+	for (unsigned n = 1;; n++) {
+		if (*at == seq)
+			return 0;
+		if (n % 4096 == 0) {
+			cudaError_t e = cudaStreamQuery(k->st);
+			if (e == cudaSuccess && *at != seq)
+				return b2_err(B2_EFAIL_, "internal: the level's counts were not written");
+			if (e != cudaSuccess && e != cudaErrorNotReady)
+				return b2_err(B2_EFAIL_, "CUDA error: %s (a level's kernels)", cudaGetErrorString(e));
+		}
+	}
 }
 
 static int cu_begin(void *p, int64_t root_k)
@@ -1817,6 +1846,7 @@ static int cu_expand(void *p, int lvl, int dir, int64_t *cnt_out, int64_t *exami
 	e.nreset = C + CT_GATHER + 1;
 	e.done = counter(k, CT_LC_DONE);
 	e.host = k->d_lc;
+	e.seq = ++k->seq;
 	k_level_counts<<<dim3(blocks_for(k, k->bw), C), TPB, 0, k->st>>>(
 		k->bmp, k->bw, (uint64_t)(k->bw + 1), C, j, front_tdeg(k),
 		k->lcur, e);
@@ -1829,7 +1859,11 @@ static int cu_expand(void *p, int lvl, int dir, int64_t *cnt_out, int64_t *exami
 		    (error = unpack(k, bmp_of(k, c), 0, fold_list(k, c), NULL, k->tmpcnt + c,
 		                    k->lcur + c, (unsigned)k->o.fold_cap, no_zero)))
 			return error;
-	CU(cudaStreamSynchronize(k->st));
+	/* with fold lists the host sends what the stream wrote: all of it done */
+	if (C > 1)
+		CU(cudaStreamSynchronize(k->st));
+	else if ((error = wait_counts(k, k->h_lc + C + 2, k->seq)))
+		return error;
 	const volatile unsigned long long *h = k->h_lc;
 	for (int c = 0; c < C; c++)
 		cnt_out[c] = (int64_t)h[c];
@@ -1935,12 +1969,15 @@ static int pull_update(cu_bk *k, int lvl, b2_level_stats *st)
 	pf.epoch = epoch;
 	pf.wait_ns = k->wait_ns + (lvl <= PULL_LEVELS ? lvl - 1 : PULL_LEVELS);
 	pf.reset = counter(k, CT_GATHER);
+	pf.seq = ++k->seq;
 	k_update_words<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(
 		src, nsrc, k->bw, (uint32_t)(j * k->b), k->vis, k->level, k->pred, bmp_set(k, cur, j), lvl,
 		pf);
 	CU_LAUNCHED();
 	CU(cudaEventRecord(level_events(k)[4], k->st));
-	CU(cudaStreamSynchronize(k->st));
+	int error = wait_counts(k, &k->h_ls->seq, pf.seq);
+	if (error)
+		return error;
 	volatile LevelStats *ls = k->h_ls;
 	st->front = k->nfront = (int64_t)ls->front;
 	st->degree = (int64_t)ls->degree;
