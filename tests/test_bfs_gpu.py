@@ -2,8 +2,8 @@
 serial BFS, on the grids the visible GPUs allow (1x1, 1x2, 2x1, 2x2, 1x3,
 3x1) and on 2x3 with GPUs shared (the warning checked; 1x2 and 2x1 too
 where there is one GPU): levels of every kept
-search equal, trees valid; pull's device levels also on 1x2 and 2x1 sharing
-one GPU (B2_SHARED_PULL=1); bitmap on/off/auto (on and off also on 1x2 and
+search equal, trees valid; pull's device levels also on 1x2, 2x1 and 2x2
+sharing one GPU (B2_SHARED_PULL=1); bitmap on/off/auto (on and off also on 1x2 and
 2x1 sharing one GPU, the host-staged MPI path), k = 1, 2, 4, 8 edges per
 thread, every --direction (auto, top-down, bottom-up) and every --transport
 (auto, pull, ipc, nccl, mpi, and NCCL forced onto its socket transport)
@@ -184,6 +184,13 @@ for g in graphs[:1] if QUICK else graphs:
                     for d in ("auto", "bottom-up"):
                         same("%s %dx%d cuda --bitmap %s --transport %s --direction %s == cpu" % (g.name, R, C, m, tp, d),
                              run(g, R, C, "cuda", "--bitmap", m, "--transport", tp, "--direction", d), cp)
+    # pull's device levels on 2x2 with four ranks sharing one GPU: a grid
+    # row of two (the fold carries the visited state) with a column of two
+    if ngpu == 1 and not QUICK and g is graphs[0]:
+        cp = run(g, 2, 2, "cpu")
+        for d in ("auto", "bottom-up"):
+            same("%s 2x2 cuda --transport pull --direction %s, GPUs shared (B2_SHARED_PULL=1) == cpu" % (g.name, d),
+                 run(g, 2, 2, "cuda", "--transport", "pull", "--direction", d, env=SHARED_PULL), cp)
     for k in () if QUICK else (1, 2, 8):
         same("%s 1x1 cuda k=%d == k=4" % (g.name, k), run(g, 1, 1, "cuda", "--edges-per-thread", k), run(g, 1, 1, "cuda"))
 
