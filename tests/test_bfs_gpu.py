@@ -107,10 +107,13 @@ def run(g, R, C, backend, *extra, nroots=8, env=None):
     part = os.path.join(TMP, "%s.%dx%d.h5" % (g.name, R, C))
     if not os.path.exists(part):
         partref.partition(g.path, R, C, part)
-    note = {None: "", "sockets": " (NCCL on sockets)", "shared": " (B2_SHARED_PULL=1)"}[
-        None if not env else "shared" if env is SHARED_PULL else "sockets"]
-    sock = "-sockets" if env is SOCKETS else "-sharedpull" if env is SHARED_PULL else ""
-    out = os.path.join(TMP, "b-%s-%dx%d-%s-%s%s.h5" % (g.name, R, C, backend, "_".join(map(str, extra)), sock))
+    if env is SOCKETS:
+        sfx, note = "-sockets", " (NCCL on sockets)"
+    elif env is SHARED_PULL:
+        sfx, note = "-sharedpull", " (B2_SHARED_PULL=1)"
+    else:
+        sfx, note = "", ""
+    out = os.path.join(TMP, "b-%s-%dx%d-%s-%s%s.h5" % (g.name, R, C, backend, "_".join(map(str, extra)), sfx))
     p = bfs(R * C, part, "--backend", backend, "-n", nroots, *extra, "-o", out, env=env)
     tag = "%s %dx%d %s %s%s" % (g.name, R, C, backend, " ".join(map(str, extra)), note)
     if not rep.check(tag + " runs", p.returncode == 0, "exit %d: %s" % (p.returncode, p.stderr[-600:])):

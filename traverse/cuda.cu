@@ -2035,6 +2035,8 @@ static int cu_update(void *p, int lvl, b2_level_stats *st)
 	k_update_words<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(
 		src, nsrc, k->bw, rowbase, k->vis, k->level, k->pred, bmp_of(k, j), lvl, pf);
 	CU_LAUNCHED();
+	/* the whole kernel, not wait_counts: its blocks may write the own
+	 * visited block into pinned memory that MPI sends next */
 	CU(cudaStreamSynchronize(k->st));
 	volatile LevelStats *ls = k->h_ls;
 	st->front = k->nfront = (int64_t)ls->front;
