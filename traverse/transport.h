@@ -73,7 +73,8 @@ struct b2_link {
 	int carry;              /* fold link, device levels: bottom-up levels carry
 	                           the visited state (above) */
 	int carrying;           /* the last fold carried it (the level loop sets
-	                           this each level): no visited exchange */
+	                           this each level; the CUDA backend applies the
+	                           same rule, cuda.cu carrying()): no visited exchange */
 	b2_msg *in;             /* [n] the messages of the last round */
 	int64_t *hdr;           /* [2n] message headers out and in (b2_link_headers) */
 	double bytes_sent;      /* message payload sent, for the statistics */
