@@ -25,6 +25,11 @@
 #                         a 2D lattice and a long chain (PARTS "shapes"),
 #                         auto against top-down; the direction rule's alpha x
 #                         beta at scales $AB_SCALES (PARTS "ab": ALPHAS, BETAS);
+#                         a stand-in for two GPUs on one (PARTS "proxy"): MPS
+#                         runs two ranks at once, each at MPS_PCT (50) % of
+#                         the SMs; 1x1 at $PROXY_SCALE - 1 (21 - 1) against
+#                         $PROXY_GRIDS (1x2 2x1) at $PROXY_SCALE, transports
+#                         $PROXY_TRANSPORTS (pull mpi);
 #                         PARTS (default "k weak one shapes") picks the sections;
 #                         IPC_PUSH=0 / IPC_OFF=0 leave out the ipc / mpi rows
 #                         of the weak scaling; BITMAPS picks the bitmap modes.
@@ -202,6 +207,32 @@ gpu)
         done
       done
     done
+  fi
+  if [[ " $PARTS " == *" proxy "* ]]; then
+    # two ranks on one GPU, run concurrently by MPS with each held to
+    # MPS_PCT % of the SMs: pull's device levels then wait on each other
+    # for real (without MPS the GPU time-slices the two processes), so the
+    # exchanges' and the level loop's costs of 1x2 and 2x1 can be measured
+    # where no two-GPU host is lent. A stand-in: half a GPU per rank and
+    # flags in one GPU's memory, not two GPUs and NVLink.
+    S=${PROXY_SCALE:-21} PCT=${MPS_PCT:-50}
+    echo "## two ranks on one GPU under MPS (each $PCT % of the SMs; pull with B2_SHARED_PULL=1): 1x1 at scale $((S - 1)), ${PROXY_GRIDS:-1x2 2x1} at $S, transports ${PROXY_TRANSPORTS:-pull mpi}"
+    export CUDA_MPS_PIPE_DIRECTORY=$WORK/mps CUDA_MPS_LOG_DIRECTORY=$WORK/mps-log
+    mkdir -p "$CUDA_MPS_PIPE_DIRECTORY" "$CUDA_MPS_LOG_DIRECTORY"
+    nvidia-cuda-mps-control -d || { echo "bfs.sh: could not start the MPS daemon (nvidia-cuda-mps-control -d)" >&2; exit 1; }
+    trap 'echo quit | nvidia-cuda-mps-control' EXIT
+    p1=$(part $((S - 1)) 1x1)
+    for g in ${PROXY_GRIDS:-1x2 2x1}; do part "$S" $g > /dev/null; done
+    CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=$PCT bfs "proxy-1x1-s$((S - 1))-pull" 1 "$p1" --backend cuda --transport pull
+    for g in ${PROXY_GRIDS:-1x2 2x1}; do
+      for tp in ${PROXY_TRANSPORTS:-pull mpi}; do
+        CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=$PCT B2_SHARED_PULL=1 LEVELS=0 \
+          bfs "proxy-$g-s$S-$tp" 2 "$(part "$S" $g)" --backend cuda --transport $tp
+      done
+    done
+    echo quit | nvidia-cuda-mps-control
+    trap - EXIT
+    unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY
   fi
   if [[ " $PARTS " == *" one "* ]]; then
     echo "## one GPU, 64 roots, directions $DIRS, transports ${ONE_TRANSPORTS:-auto}"
