@@ -138,6 +138,17 @@ for alpha, beta, want in ((1e-3, 18, "top-down only"), (1e6, 1e9, "bottom-up aft
         ok = all(not s.any() for s in steps) if want == "top-down only" else all(s[0] == 0 and s[1:].all() for s in steps)
         rep.check("--alpha %g --beta %g: %s" % (alpha, beta, want), ok, str(d))
     os.unlink(out) if os.path.exists(out) else None
+# the default alpha is the backend's (15 on the CPU, 10 on GPUs: PERFORMANCE.md),
+# recorded in the file; an explicit one is kept
+for extra, want in (((), 15.0), (("--alpha", 7), 7.0)):
+    out = os.path.join(TMP, "alpha.h5")
+    p = bfs(1, partition(g, 1, 1), "-n", 1, "--backend", "cpu", *extra, "-o", out)
+    label = " ".join(map(str, extra)) or "default"
+    if rep.check("alpha %s runs" % label, p.returncode == 0, p.stderr[-300:]):
+        with h5py.File(out, "r") as f:
+            rep.check("alpha %s: the file's alpha is %g" % (label, want),
+                      f.attrs["alpha"] == want, str(f.attrs["alpha"]))
+    os.unlink(out) if os.path.exists(out) else None
 
 # ---- OpenMP threads, k edges per thread, keep-pred, partition2d's files ---
 g = [x for x in graphs if x.name.startswith("rmat")][-1]

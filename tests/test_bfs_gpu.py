@@ -120,6 +120,8 @@ def run(g, R, C, backend, *extra, nroots=8, env=None):
         return {}
     with h5py.File(out, "r") as f:
         rep.eq(tag + " backend", attr(f, "backend"), backend)
+        if "--alpha" not in extra:  # the backend's default (PERFORMANCE.md)
+            rep.eq(tag + " default alpha", float(f.attrs["alpha"]), 10.0 if backend == "cuda" else 15.0)
         if backend == "cuda":
             # one node: pull unless another transport is named or --bitmap
             # off; a 1-wide side has no exchange

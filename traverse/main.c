@@ -52,7 +52,7 @@ static const char help[] =
 	"      --direction D        auto (default: Beamer's rule per level), top-down, or\n"
 	"                           bottom-up (every level; a testing mode)\n"
 	"      --alpha A            go bottom-up when the frontier's edges exceed 1/A of\n"
-	"                           the unexplored edges (default 15)\n"
+	"                           the unexplored edges (default 10 on GPUs, 15 on CPUs)\n"
 	"      --beta B             go back top-down when the frontier shrinks below N/B\n"
 	"                           vertices (default 18)\n"
 	"      --roots R            any (default): roots anywhere; largest-component: only\n"
@@ -98,7 +98,7 @@ static int parse(opts *o, int argc, char **argv)
 		B2_STD_LONGOPTS, {0, 0, 0, 0}};
 	o->nroots = 64; o->seed = 1; o->backend = "auto"; o->bitmap = B2_BITMAP_AUTO;
 	o->bitmap_s = "auto"; o->ept = 4; o->keep = -1; o->warmup = 1; o->transport = B2_TP_AUTO;
-	o->direction = B2_DIRECTION_AUTO; o->direction_s = "auto"; o->alpha = 15; o->beta = 18;
+	o->direction = B2_DIRECTION_AUTO; o->direction_s = "auto"; o->alpha = 0; o->beta = 18;
 	o->roots_lc = 0;
 	while ((c = getopt_long(argc, argv, "n:" B2_STD_SHORTOPTS, lo, NULL)) != -1) {
 		switch (c) {
@@ -832,6 +832,11 @@ int main(int argc, char **argv)
 	b2_debug("read %s in %.3f s", o.part, b2_now() - tl0);
 	B2_TRY(pick_backend(&be, &device, &shared, devname, sizeof devname, o.backend));
 	B2_TRY(node_facts(&rf, be, shared));
+	/* Beamer's alpha weighs a top-down step's edges against a bottom-up
+	 * step's: measured best at 10 on the GPU (one H200, scales 21-26) and
+	 * 15 (gapbs's value) on the CPU backend (docs/PERFORMANCE.md) */
+	if (o.alpha == 0)
+		o.alpha = be == &b2_cpu_backend ? 15 : 10;
 	b2_bkopts bo = {
 		.bottom_up = o.direction != B2_DIRECTION_TOP_DOWN,
 		.frontier_degree = o.direction == B2_DIRECTION_AUTO,
