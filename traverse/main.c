@@ -98,7 +98,7 @@ static int parse(opts *o, int argc, char **argv)
 		B2_STD_LONGOPTS, {0, 0, 0, 0}};
 	o->nroots = 64; o->seed = 1; o->backend = "auto"; o->bitmap = B2_BITMAP_AUTO;
 	o->bitmap_s = "auto"; o->ept = 4; o->keep = -1; o->warmup = 1; o->transport = B2_TP_AUTO;
-	o->direction = B2_DIRECTION_AUTO; o->direction_s = "auto"; o->alpha = 0; o->beta = 18;
+	o->direction = B2_DIRECTION_AUTO; o->direction_s = "auto"; o->alpha = 0; o->beta = 18; /* alpha 0: the backend's */
 	o->roots_lc = 0;
 	while ((c = getopt_long(argc, argv, "n:" B2_STD_SHORTOPTS, lo, NULL)) != -1) {
 		switch (c) {
