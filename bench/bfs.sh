@@ -221,9 +221,8 @@ gpu)
     mkdir -p "$CUDA_MPS_PIPE_DIRECTORY" "$CUDA_MPS_LOG_DIRECTORY"
     nvidia-cuda-mps-control -d || { echo "bfs.sh: could not start the MPS daemon (nvidia-cuda-mps-control -d)" >&2; exit 1; }
     trap 'echo quit | nvidia-cuda-mps-control' EXIT
-    p1=$(part $((S - 1)) 1x1)
-    for g in ${PROXY_GRIDS:-1x2 2x1}; do part "$S" $g > /dev/null; done
-    CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=$PCT bfs "proxy-1x1-s$((S - 1))-pull" 1 "$p1" --backend cuda --transport pull
+    CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=$PCT bfs "proxy-1x1-s$((S - 1))-pull" 1 "$(part $((S - 1)) 1x1)" \
+      --backend cuda --transport pull
     for g in ${PROXY_GRIDS:-1x2 2x1}; do
       for tp in ${PROXY_TRANSPORTS:-pull mpi}; do
         CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=$PCT B2_SHARED_PULL=1 LEVELS=0 \
