@@ -42,11 +42,11 @@ typedef struct b2_msg {
 
 static inline int64_t b2_bmp_words(int64_t b) { return (b + 31) / 32; }
 /* Words a message buffer needs: a full list, a bitmap plus its count, or
- * (device levels on a grid row of two, transport.h) the sender's two
- * discovery bitmaps with their count words. */
+ * (a grid row of two carrying the visited state, transport.h) two parts,
+ * each at most a bitmap with its count word, after one word of length. */
 static inline int64_t b2_msg_words(int64_t b)
 {
-	int64_t w = 2 * (b2_bmp_words(b) + 1);
+	int64_t w = 2 * (b2_bmp_words(b) + 1) + 1;
 	return b > w ? b : w;
 }
 
@@ -147,8 +147,14 @@ typedef struct b2_backend {
 	 * nothing waits. */
 	int (*expand)(void *bk, int lvl, int dir, int64_t *cnt, int64_t *examined);
 	/* Outgoing fold messages for every c != j (use_bitmap[c] picks the
-	 * form), in memory `mem`. With device levels: bitmaps, count -1. */
+	 * form), in memory `mem`; and, unless use_bitmap[j] < 0, out[j]: the
+	 * step's discoveries of the own block, which the fold carries
+	 * (transport.h). With device levels: bitmaps, count -1. */
 	int (*fold_msgs)(void *bk, const int *use_bitmap, int mem, b2_msg *out);
+	/* Marks the rows of row peer c's block that m (in memory `mem` of the
+	 * fold link, or a host list of the root) names visited: what c carried
+	 * with its fold message. */
+	int (*carry_in)(void *bk, const b2_msg *m, int c);
 	/* Frontier update over the staged fold messages; st->front = new
 	 * frontier size, st->degree = the sum of its tuple degrees (the
 	 * direction heuristic's edge count; may be left 0 when the step was
@@ -190,10 +196,12 @@ typedef struct b2_backend {
 	 * level_phases: device time of the last search's nlev levels in the
 	 * phases expand exchange, expansion, fold exchange, update (ph[0..3]),
 	 * and in all of them (*span); lv, when not NULL, gets the five per
-	 * level (lv[5*l + x]). carry: bottom-up levels' folds carry the
-	 * visited state (transport.h, b2_link.carry): each fold message is
-	 * the sender's whole discovery set, and the update ORs the row peer's
-	 * discoveries of its own block into the visited bitmap too. */
+	 * level (lv[5*l + x]). carry: the folds carry the visited state
+	 * (transport.h, b2_link.carry). With device levels, on bottom-up
+	 * levels: each fold message is the sender's whole discovery set, and
+	 * the update ORs the row peer's discoveries of its own block into the
+	 * visited bitmap too; message levels (on == 0): fold_msgs gives out[j]
+	 * every level. */
 	int (*device_levels)(void *bk, int on, int carry);
 	int (*level_phases)(void *bk, int nlev, double *ph, double *span, double *lv);
 } b2_backend;

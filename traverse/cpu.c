@@ -466,16 +466,32 @@ static int cpu_fold_msgs(void *p, const int *use_bitmap, int mem, b2_msg *out)
 	cpu_bk *k = p;
 	(void)mem;
 	for (int c = 0; c < k->g.C; c++) {
+		const int own = c == k->g.j;
 		out[c].count = k->cnt[c];
-		out[c].bitmap = use_bitmap[c];
-		if (c == k->g.j)
+		/* own discoveries: the step's frontier list, or its bitmap */
+		out[c].bitmap = use_bitmap[c] > 0 && (!own || k->o.pack_front);
+		if (own && use_bitmap[c] < 0)
 			out[c].data = NULL;
-		else if (use_bitmap[c]) {
+		else if (out[c].bitmap) {
 			out[c].data = k->bmp + (size_t)c * (size_t)(k->bw + 1);
 			out[c].data[k->bw] = (uint32_t)k->cnt[c];
 		} else
-			out[c].data = k->dst + (size_t)c * (size_t)k->b;
+			out[c].data = own ? k->front : k->dst + (size_t)c * (size_t)k->b;
 	}
+	return 0;
+}
+
+static int cpu_carry_in(void *p, const b2_msg *m, int c)
+{
+	cpu_bk *k = p;
+	const int64_t at = (int64_t)c * k->b;
+	if (m->bitmap)
+		or_shifted(k->vis, m->data, k->bw, at);
+	else
+		for (int64_t x = 0; x < m->count; x++) {
+			const int64_t r = at + m->data[x];
+			k->vis[r >> 5] |= 1u << (r & 31);
+		}
 	return 0;
 }
 
@@ -608,6 +624,7 @@ const b2_backend b2_cpu_backend = {
 	.visited_in = cpu_visited_in,
 	.expand = cpu_expand,
 	.fold_msgs = cpu_fold_msgs,
+	.carry_in = cpu_carry_in,
 	.update = cpu_update,
 	.pred_requests = cpu_pred_requests,
 	.pred_answers = cpu_pred_answers,

@@ -476,6 +476,17 @@ __global__ void k_or_shifted(Sources src, int64_t nwords, uint32_t *dst)
 	}
 }
 
+/* The rows base + list[x] visited: what a row peer carried as a list. */
+__global__ void k_mark_rows(const uint32_t *__restrict__ list, int64_t n, uint32_t base,
+                            uint32_t *vis)
+{
+	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < n;
+	     x += (int64_t)gridDim.x * blockDim.x) {
+		const uint32_t r = base + __ldg(&list[x]);
+		atomicOr(&vis[r >> 5], 1u << (r & 31));
+	}
+}
+
 /* The discovery bitmaps z zeroed, and with dst, dst = src first (nw words):
  * one kernel where a copy and a memset would be two operations, each a
  * wait in a small level. src may be one of z's bitmaps: the thread that
@@ -966,6 +977,7 @@ struct cu_bk {
 	unsigned epoch;
 	unsigned long long seq; /* the last level counts' sequence number */
 	cudaEvent_t *ev;
+	cudaEvent_t copied;  /* the predecessor requests are in pinned memory */
 	int nev;
 	unsigned long long *wait_ns, *h_wait_ns; /* per level: the update's wait */
 	LevelStats *h_ls, *d_ls; /* device levels' level counts: mapped pinned */
@@ -1093,6 +1105,8 @@ static void cu_destroy(void *p)
 		cu_host_free(host[x]);
 	for (int e = 0; e < k->nev; e++)
 		cudaEventDestroy(k->ev[e]);
+	if (k->copied)
+		cudaEventDestroy(k->copied);
 	free(k->ev);
 	if (k->st)
 		cudaStreamDestroy(k->st);
@@ -1319,9 +1333,10 @@ static uint32_t *vown_out(const cu_bk *k)
 
 /* The own block of the visited bitmap, aligned, where the row peers find
  * it (bottom-up levels): after begin and after every update. */
+static int vis_wanted(const cu_bk *k);
 static int export_visited(cu_bk *k)
 {
-	if (!k->o.bottom_up || k->g.C == 1)
+	if (!vis_wanted(k))
 		return 0;
 	k_get_shifted<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(
 		k->vis, b2_bmp_words(k->nr), (uint32_t)(k->g.j * k->b), k->b, vown_out(k));
@@ -1487,13 +1502,27 @@ static cudaEvent_t *level_events(cu_bk *k)
  * levels only: a next bottom-up level then needs no visited exchange. */
 static int carrying(const cu_bk *k)
 {
-	return k->carry && k->step_dir == B2_BOTTOM_UP;
+	return k->carry && k->devlev && k->step_dir == B2_BOTTOM_UP;
+}
+
+/* Message levels whose folds carry the visited state (transport.h): the
+ * own discoveries go with every fold message. */
+static int carrying_msgs(const cu_bk *k)
+{
+	return k->carry && !k->devlev;
+}
+
+/* The row peers read the own visited block (bottom-up levels): unless
+ * every fold carries the visited state. */
+static int vis_wanted(const cu_bk *k)
+{
+	return k->o.bottom_up && k->g.C > 1 && !carrying_msgs(k);
 }
 
 static int cu_device_levels(void *p, int on, int carry)
 {
 	((cu_bk *)p)->devlev = on;
-	((cu_bk *)p)->carry = on && carry;
+	((cu_bk *)p)->carry = carry;
 	return 0;
 }
 
@@ -1855,7 +1884,7 @@ static int cu_expand(void *p, int lvl, int dir, int64_t *cnt_out, int64_t *exami
 	 * straight into the pinned send buffers once a host transport has
 	 * asked for them (fold_msgs), so that nothing is left to copy */
 	for (int c = 0; c < C; c++)
-		if (c != j && k->o.fold_cap > 0 &&
+		if ((c != j || carrying_msgs(k)) && k->o.fold_cap > 0 &&
 		    (error = unpack(k, bmp_of(k, c), 0, fold_list(k, c), NULL, k->tmpcnt + c,
 		                    k->lcur + c, (unsigned)k->o.fold_cap, no_zero)))
 			return error;
@@ -1888,9 +1917,9 @@ static int cu_fold_msgs(void *p, const int *use_bitmap, int mem, b2_msg *out)
 		const uint32_t *src = use_bitmap[c] ? bmp_of(k, c) : fold_list(k, c);
 		uint32_t *h = k->h_dst + (size_t)c * (size_t)k->slotw;
 		out[c].count = (int64_t)k->h_lc[c];
-		out[c].bitmap = use_bitmap[c];
+		out[c].bitmap = use_bitmap[c] > 0;
 		out[c].data = peer ? (uint32_t *)src : h;
-		if (c == k->g.j || peer || src == h)
+		if ((c == k->g.j && use_bitmap[c] < 0) || peer || src == h)
 			continue;
 		if (use_bitmap[c] || out[c].count) {
 			CU(cudaMemcpyAsync(h, src, (size_t)(use_bitmap[c] ? k->bw : out[c].count) * 4,
@@ -1904,8 +1933,25 @@ static int cu_fold_msgs(void *p, const int *use_bitmap, int mem, b2_msg *out)
 	if (copied)
 		CU(cudaStreamSynchronize(k->st));
 	for (int c = 0; c < k->g.C; c++)
-		if (c != k->g.j && use_bitmap[c])
+		if (use_bitmap[c] > 0)
 			k->h_dst[(size_t)c * (size_t)k->slotw + (size_t)k->bw] = (uint32_t)k->h_lc[c];
+	return 0;
+}
+
+/* What row peer c carried (a list or a bitmap of its block), into the
+ * fold slot after the first part's room, then into the visited bitmap. */
+static int cu_carry_in(void *p, const b2_msg *m, int c)
+{
+	cu_bk *k = (cu_bk *)p;
+	b2_msg x = *m;
+	int error = to_device(k, &x, in_slot(k, B2_DIR_FOLD, c) + k->bw + 1);
+	const uint32_t *bmp = x.data, at = (uint32_t)(c * k->b);
+	if (error || !x.count)
+		return error;
+	if (x.bitmap)
+		return or_shifted(k, &bmp, &at, 1, k->vis);
+	k_mark_rows<<<blocks_for(k, x.count), TPB, 0, k->st>>>(x.data, x.count, at, k->vis);
+	CU_LAUNCHED();
 	return 0;
 }
 
@@ -1923,7 +1969,7 @@ static PullFold counting_fold(const cu_bk *k, unsigned long long *degree,
 	pf.degree = degree;
 	pf.examined = examined;
 	pf.host = k->d_ls;
-	pf.vout = k->o.bottom_up && k->g.C > 1 ? vown_out(k) : NULL;
+	pf.vout = vis_wanted(k) ? vown_out(k) : NULL;
 	pf.b = k->b;
 	return pf;
 }
@@ -2025,8 +2071,7 @@ static int cu_update(void *p, int lvl, b2_level_stats *st)
 	}
 	/* nothing arrived and no row peer reads the visited block: the step's
 	 * counts stand, and the device has no work */
-	const int vis_out = k->o.bottom_up && C > 1;
-	if (!any && !vis_out) {
+	if (!any && !vis_wanted(k)) {
 		st->front = k->nfront;
 		st->degree = k->own_degree;
 		return 0;
@@ -2062,68 +2107,79 @@ static int ordered_list(cu_bk *k, const uint32_t *bmp, uint32_t *dst)
 /* The lean predecessor exchange (backend.h). The owner's requests to row
  * peer s: a bitmap over its b vertices (in discovery bitmap s of set 0,
  * free after the levels) or, when the list is smaller (the fold's rule,
- * fold_cap), the ascending list of those vertices (dst + s*b, kept: the
- * answers are applied through it); their counts in lc. Answers in ans,
- * for a host transport (MPI) written straight into pinned memory (h_recv).
- * Arriving requests and answers are copied into the fold slots. */
+ * fold_cap), the ascending list of those vertices; that list (dst + s*b)
+ * is made either way and kept: the answers are applied through it. Counts
+ * in lc. For a host transport (MPI) the bitmaps go to pinned memory before
+ * their counts are known, one wait for both, and the lists are made
+ * meanwhile. Answers in ans, for a host transport written straight into
+ * pinned memory (h_recv). Requests and answers from a host transport are
+ * read where they arrived (pinned memory); a device transport's are in
+ * the fold slots. */
 static int cu_pred_requests(void *p, int mem, b2_msg *out)
 {
 	cu_bk *k = (cu_bk *)p;
-	int error = 0;
-	const int C = k->g.C, j = k->g.j;
+	int error = 0, lists = 0;
+	const int C = k->g.C, j = k->g.j, host = mem == B2_MEM_HOST;
+	if (!k->copied)
+		CU(cudaEventCreateWithFlags(&k->copied, cudaEventDisableTiming));
 	CU(cudaMemsetAsync(k->lc, 0, (size_t)C * 8, k->st));
 	k_pred_requests<<<blocks_for(k, k->b), TPB, 0, k->st>>>(
 		k->level, k->pred, k->b, k->g.R, k->g.i, j, k->pred64, k->lc, bmp_set(k, 0, 0),
 		k->bw + 1, C);
 	CU_LAUNCHED();
+	CU(cudaMemcpyAsync(k->h_lc, k->lc, (size_t)C * 8, cudaMemcpyDeviceToHost, k->st));
+	for (int c = 0; c < C && host; c++)
+		if (c != j)
+			CU(cudaMemcpyAsync(k->h_pred + (size_t)c * (size_t)k->slotw, bmp_set(k, 0, c),
+			                   (size_t)k->bw * 4, cudaMemcpyDeviceToHost, k->st));
+	CU(cudaEventRecord(k->copied, k->st));
 	for (int c = 0; c < C; c++)
 		if (c != j && (error = ordered_list(k, bmp_set(k, 0, c), k->dst + (size_t)c * (size_t)k->b)))
 			return error;
-	CU(cudaMemcpyAsync(k->h_lc, k->lc, (size_t)C * 8, cudaMemcpyDeviceToHost, k->st));
-	CU(cudaStreamSynchronize(k->st));
+	CU(cudaEventSynchronize(k->copied));
 	for (int c = 0; c < C; c++) {
 		const int64_t n = c == j ? 0 : (int64_t)k->h_lc[c];
 		const int bitmap = n > k->o.fold_cap;
 		uint32_t *d = bitmap ? bmp_set(k, 0, c) : k->dst + (size_t)c * (size_t)k->b;
 		uint32_t *h = k->h_pred + (size_t)c * (size_t)k->slotw;
-		out[c] = (b2_msg){mem == B2_MEM_DEVICE ? d : h, n, bitmap};
-		if (mem == B2_MEM_HOST && n)
-			CU(cudaMemcpyAsync(h, d, (size_t)(bitmap ? k->bw : n) * 4, cudaMemcpyDeviceToHost, k->st));
+		out[c] = (b2_msg){host ? h : d, n, bitmap};
+		if (host && bitmap)
+			h[k->bw] = (uint32_t)n; /* MPI's bitmap messages end in it */
+		if (host && n && !bitmap) {
+			CU(cudaMemcpyAsync(h, d, (size_t)n * 4, cudaMemcpyDeviceToHost, k->st));
+			lists = 1;
+		}
 	}
-	if (mem == B2_MEM_DEVICE)
-		return 0;
-	CU(cudaStreamSynchronize(k->st));
-	for (int c = 0; c < C; c++)
-		if (out[c].bitmap)
-			out[c].data[k->bw] = (uint32_t)out[c].count; /* MPI's bitmap messages end in it */
+	if (lists)
+		CU(cudaStreamSynchronize(k->st));
 	return 0;
 }
 
-/* The row peers' requests, copied into the fold slots (a bitmap made the
- * same ascending list, in front: free after the levels, and dst holds the
- * own requests), answered: into ans, or straight into pinned host memory
- * for a host transport. */
+/* The row peers' requests answered: into ans, or straight into pinned host
+ * memory for a host transport. A bitmap is answered in the order of its
+ * bits, the order of the requester's list. */
 static int cu_pred_answers(void *p, int mem, const b2_msg *in, b2_msg *out)
 {
 	cu_bk *k = (cu_bk *)p;
 	int error = 0;
 	for (int c = 0; c < k->g.C; c++) {
 		uint32_t *a = (mem == B2_MEM_HOST ? k->h_recv : k->ans) + (size_t)c * (size_t)k->b;
+		const uint32_t *pred = k->pred + (size_t)c * (size_t)k->b;
 		const int64_t n = c == k->g.j ? 0 : in[c].count;
-		b2_msg m = in[c];
 		out[c] = (b2_msg){a, n, 0};
 		if (!n)
 			continue;
-		uint32_t *slot = in_slot(k, B2_DIR_FOLD, c), *list = slot;
-		if ((error = to_device(k, &m, slot)))
-			return error;
-		if (m.bitmap) {
-			list = k->front;
-			if ((error = ordered_list(k, slot, list)))
-				return error;
+		if (!in[c].bitmap) {
+			k_pred_answers<<<blocks_for(k, n), TPB, 0, k->st>>>(in[c].data, n, pred, a);
+			CU_LAUNCHED();
+			continue;
 		}
-		k_pred_answers<<<blocks_for(k, n), TPB, 0, k->st>>>(
-			list, n, k->pred + (size_t)c * (size_t)k->b, a);
+		/* the same ascending list the requester made (in front: free after
+		 * the levels), then one answer per thread: coalesced writes, which
+		 * matter when they go to pinned host memory */
+		if ((error = ordered_list(k, in[c].data, k->front)))
+			return error;
+		k_pred_answers<<<blocks_for(k, n), TPB, 0, k->st>>>(k->front, n, pred, a);
 		CU_LAUNCHED();
 	}
 	CU(cudaStreamSynchronize(k->st));
@@ -2131,21 +2187,18 @@ static int cu_pred_answers(void *p, int mem, const b2_msg *in, b2_msg *out)
 }
 
 /* in: the answers to the requests pred_requests made, applied through the
- * request lists (copied into the fold slots first where they are not).
- * NULL: the whole resolution here, reading the row peers' predecessors in
- * place when the row is mapped (with C == 1 nothing is remote). */
+ * request lists, read where they arrived. NULL: the whole resolution here,
+ * reading the row peers' predecessors in place when the row is mapped
+ * (with C == 1 nothing is remote). */
 static int cu_pred_resolve(void *p, const b2_msg *in)
 {
 	cu_bk *k = (cu_bk *)p;
-	int error = 0;
 	const int j = k->g.j;
 	if (in) {
 		for (int s = 0; s < k->g.C; s++) {
-			b2_msg m = in[s];
+			const b2_msg m = in[s];
 			if (s == j || !m.count)
 				continue;
-			if ((error = to_device(k, &m, in_slot(k, B2_DIR_FOLD, s))))
-				return error;
 			k_pred_apply<<<blocks_for(k, m.count), TPB, 0, k->st>>>(
 				k->dst + (size_t)s * (size_t)k->b, m.data, m.count,
 				(int64_t)s * k->b * k->g.R, k->pred64);
@@ -2288,7 +2341,7 @@ static int cu_degree_sum(void *p, int64_t *sum)
 extern "C" {
 const b2_backend b2_cuda_backend = {
 	"cuda", cu_create, cu_destroy, cu_host_alloc, cu_host_free, cu_begin, cu_front_msg,
-	cu_stage_in, cu_visited_bufs, cu_visited_in, cu_expand, cu_fold_msgs, cu_update,
+	cu_stage_in, cu_visited_bufs, cu_visited_in, cu_expand, cu_fold_msgs, cu_carry_in, cu_update,
 	cu_pred_requests, cu_pred_answers, cu_pred_resolve, cu_pred, cu_degree_sum, cu_regions,
 	cu_peers, cu_device_levels, cu_level_phases,
 };

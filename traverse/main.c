@@ -841,7 +841,10 @@ int main(int argc, char **argv)
 		.bottom_up = o.direction != B2_DIRECTION_TOP_DOWN,
 		.frontier_degree = o.direction == B2_DIRECTION_AUTO,
 		.edges_per_thread = (int)o.ept,
-		.pack_front = g.R > 1 && o.bitmap != B2_BITMAP_OFF,
+		/* the own frontier's bitmap: the expand messages, and what a row
+		 * of two carries with the fold (transport.h) */
+		.pack_front = (g.R > 1 || (g.C == 2 && o.direction != B2_DIRECTION_TOP_DOWN)) &&
+		              o.bitmap != B2_BITMAP_OFF,
 		.pack_fold = g.C > 1 && o.bitmap != B2_BITMAP_OFF,
 		.fold_cap = o.bitmap == B2_BITMAP_ON ? 0 : o.bitmap == B2_BITMAP_AUTO ? g.b / 32 : g.b,
 		.device = device,

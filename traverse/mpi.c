@@ -4,7 +4,11 @@
  * round. Double-buffered receive sets keep the data of this round valid
  * while the next round's receives are already posted. A message is a list
  * (tag B2_TAG_LIST, one 32-bit word per vertex) or a bitmap of b bits plus
- * a trailing count word (tag B2_TAG_BITMAP). */
+ * a trailing count word (tag B2_TAG_BITMAP). Carrying the visited state
+ * (transport.h), the sender's own discoveries follow as a second message,
+ * list or bitmap alike, on a duplicate of the link's communicator: its
+ * receive matches nothing else. (One message of both parts, a derived
+ * datatype, was slower: MPICH packs it instead of sending from place.) */
 #include <stdlib.h>
 #include <string.h>
 #include "b2.h"
@@ -15,6 +19,11 @@ enum { B2_TAG_LIST = 1, B2_TAG_BITMAP = 2 };
 typedef struct mpi_link {
 	uint32_t *buf[2];      /* two sets of n receive buffers (n*words each) */
 	MPI_Request *rreq, *sreq;
+	MPI_Comm carry;        /* the carried messages' communicator */
+	uint32_t *cbuf;        /* n receive buffers of bmp_words(b) + 1 words for them
+	                          (one set: the update after carry_in waits for
+	                          the backend, before the next round) */
+	MPI_Request *creq;     /* [2n] their receives, then their sends */
 	int cur;               /* set whose receives are posted */
 	int posted;
 } mpi_link;
@@ -51,8 +60,13 @@ static void mpi_close(b2_link *l)
 	for (int s = 0; s < 2; s++)
 		if (m->buf[s])
 			l->be->host_free(m->buf[s]);
+	if (m->cbuf)
+		l->be->host_free(m->cbuf);
+	if (m->carry != MPI_COMM_NULL)
+		MPI_Comm_free(&m->carry);
 	free(m->rreq);
 	free(m->sreq);
+	free(m->creq);
 	free(m);
 	l->impl = NULL;
 }
@@ -65,6 +79,15 @@ static int mpi_open(b2_link *l, int *ok)
 	l->impl = m;
 	B2_TRY(b2_calloc(&m->rreq, (size_t)l->n, sizeof *m->rreq, "MPI requests"));
 	B2_TRY(b2_calloc(&m->sreq, (size_t)l->n, sizeof *m->sreq, "MPI requests"));
+	m->carry = MPI_COMM_NULL;
+	B2_TRY(b2_calloc(&m->creq, 2 * (size_t)l->n, sizeof *m->creq, "MPI requests"));
+	for (int p = 0; p < 2 * l->n; p++)
+		m->creq[p] = MPI_REQUEST_NULL;
+	if (l->dir == B2_DIR_FOLD && l->n == 2) { /* a row that may carry (transport.h) */
+		B2_TRY(b2_mpi_ok(MPI_Comm_dup(l->comm, &m->carry), "MPI_Comm_dup"));
+		B2_TRY(l->be->host_alloc(&m->cbuf, (size_t)l->n * (size_t)(b2_bmp_words(l->b) + 1) * 4,
+		                         "receive buffers"));
+	}
 	for (int s = 0; s < 2; s++)
 		B2_TRY(l->be->host_alloc(&m->buf[s], (size_t)l->n * (size_t)l->words * 4,
 		                         "receive buffers"));
@@ -77,6 +100,24 @@ done:
 	return error;
 }
 
+static int64_t msg_words(const b2_msg *m, int64_t bw)
+{
+	return m->bitmap ? bw + 1 : m->count;
+}
+
+/* A received part of `words` words at data, a bitmap or a list. */
+static int part_in(b2_msg *in, uint32_t *data, int64_t words, int bitmap, int64_t bw)
+{
+	*in = (b2_msg){data, words, bitmap};
+	if (!bitmap)
+		return 0;
+	if (words != bw + 1)
+		return b2_err(B2_EFAIL, "internal: bitmap message of %lld words, expected %lld",
+		              (long long)words, (long long)(bw + 1));
+	in->count = data[bw];
+	return 0;
+}
+
 static int mpi_round(b2_link *l, const b2_msg *out, const int64_t *known)
 {
 	int error = 0;
@@ -84,40 +125,51 @@ static int mpi_round(b2_link *l, const b2_msg *out, const int64_t *known)
 	int64_t bw = b2_bmp_words(l->b);
 	if (known)
 		return b2_err(B2_EFAIL, "internal: the MPI transport has no device levels");
+	const int64_t cw = bw + 1;
+	MPI_Request *csend = m->creq + l->n;
+	for (int p = 0; p < l->n && l->carrying; p++) {
+		if (p == l->me)
+			continue;
+		B2_TRY(b2_mpi_ok(MPI_Irecv(m->cbuf + (size_t)p * (size_t)cw, (int)cw, MPI_UINT32_T, p,
+		                           MPI_ANY_TAG, m->carry, &m->creq[p]), "MPI_Irecv"));
+	}
 	for (int p = 0; p < l->n; p++) {
 		m->sreq[p] = MPI_REQUEST_NULL;
 		if (p == l->me)
 			continue;
-		int64_t words = out[p].bitmap ? bw + 1 : out[p].count;
-		l->bytes_sent += 4.0 * (double)words;
-		B2_TRY(b2_mpi_ok(MPI_Isend(out[p].data, (int)words, MPI_UINT32_T, p,
-		                           out[p].bitmap ? B2_TAG_BITMAP : B2_TAG_LIST, l->comm,
-		                           &m->sreq[p]),
-		                 "MPI_Isend"));
+		for (int part = 0; part <= l->carrying; part++) {
+			const b2_msg *o = part ? &out[l->me] : &out[p];
+			const int64_t words = msg_words(o, bw);
+			l->bytes_sent += 4.0 * (double)words;
+			B2_TRY(b2_mpi_ok(MPI_Isend(o->data, (int)words, MPI_UINT32_T, p,
+			                           o->bitmap ? B2_TAG_BITMAP : B2_TAG_LIST,
+			                           part ? m->carry : l->comm, part ? &csend[p] : &m->sreq[p]),
+			                 "MPI_Isend"));
+		}
 	}
 	for (int p = 0; p < l->n; p++) {
 		MPI_Status st;
 		int words = 0;
-		l->in[p] = (b2_msg){NULL, 0, 0};
+		l->in[p] = l->carried[p] = (b2_msg){NULL, 0, 0};
 		if (p == l->me)
 			continue;
 		B2_TRY(b2_mpi_ok(MPI_Wait(&m->rreq[p], &st), "MPI_Wait (receive)"));
 		MPI_Get_count(&st, MPI_UINT32_T, &words);
-		l->in[p].data = m->buf[m->cur] + (size_t)p * l->words;
-		if (st.MPI_TAG == B2_TAG_BITMAP) {
-			if (words != bw + 1)
-				B2_FAIL(B2_EFAIL, "internal: bitmap message of %d words, expected %lld",
-				        words, (long long)(bw + 1));
-			l->in[p].bitmap = 1;
-			l->in[p].count = l->in[p].data[bw];
-		} else {
-			l->in[p].count = words;
-		}
+		B2_TRY(part_in(&l->in[p], m->buf[m->cur] + (size_t)p * l->words, words,
+		               st.MPI_TAG == B2_TAG_BITMAP, bw));
+		if (!l->carrying)
+			continue;
+		B2_TRY(b2_mpi_ok(MPI_Wait(&m->creq[p], &st), "MPI_Wait (receive)"));
+		MPI_Get_count(&st, MPI_UINT32_T, &words);
+		B2_TRY(part_in(&l->carried[p], m->cbuf + (size_t)p * (size_t)cw, words,
+		               st.MPI_TAG == B2_TAG_BITMAP, bw));
 	}
 	m->cur ^= 1;
 	B2_TRY(post(l));
-	for (int p = 0; p < l->n; p++)
+	for (int p = 0; p < l->n; p++) {
 		B2_TRY(b2_mpi_ok(MPI_Wait(&m->sreq[p], MPI_STATUS_IGNORE), "MPI_Wait (send)"));
+		B2_TRY(b2_mpi_ok(MPI_Wait(&csend[p], MPI_STATUS_IGNORE), "MPI_Wait (send)"));
+	}
 done:
 	return error;
 }
@@ -130,6 +182,6 @@ static int mpi_allgather(b2_link *l, const uint32_t *send, uint32_t *recv, int64
 }
 
 const b2_link_ops b2_link_mpi = {
-	.name = "mpi", .mem = B2_MEM_HOST, .device_levels = 0,
+	.name = "mpi", .mem = B2_MEM_HOST, .device_levels = 0, .carry = 1,
 	.open = mpi_open, .round = mpi_round, .allgather = mpi_allgather, .close = mpi_close,
 };

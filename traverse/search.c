@@ -48,6 +48,7 @@ int b2_search_init(b2_search *s, const b2_backend *be, void *bk, const b2_graph 
 	B2_TRY(b2_calloc(&s->ldir, (size_t)s->cap_levels, 1, "level directions"));
 	B2_TRY(b2_calloc(&s->lexam, (size_t)s->cap_levels, 8, "edges examined"));
 	B2_TRY(b2_calloc(&s->ltime, (size_t)s->cap_levels, 8, "level times"));
+	B2_TRY(b2_calloc(&s->lphase, (size_t)s->cap_levels * 5, 8, "level times"));
 	for (int64_t x = 0; x < g->b; x++)
 		s->total_degree += g->tdeg[x];
 	B2_TRY(b2_mpi_ok(MPI_Allreduce(MPI_IN_PLACE, &s->total_degree, 1, MPI_INT64_T, MPI_SUM,
@@ -108,6 +109,7 @@ static void note_level(b2_search *s, int64_t global)
 		check(grow(&s->ldir, cap, 1));
 		check(grow(&s->lexam, cap, 8));
 		check(grow(&s->ltime, cap, 8));
+		check(grow(&s->lphase, cap * 5, 8));
 		s->cap_levels = cap;
 	}
 	s->fsize[s->nlevels++] = global;
@@ -183,11 +185,13 @@ static void expand_exchange(b2_search *s, int64_t nfront)
 /* 4. The fold exchange: discoveries to their owners along the grid row.
  * With device levels: bitmaps, moved on the device or read in place by
  * the update (the row peers were signalled by the step); a bottom-up
- * level's carries the visited state where the link can (transport.h). */
+ * level's carries the visited state where the link can (transport.h).
+ * Message levels: lists or bitmaps, each with the sender's discoveries of
+ * its own block where the link carries the visited state (every level). */
 static void fold_exchange(b2_search *s, int dir)
 {
 	const b2_backend *be = s->be;
-	s->fold.carrying = s->fold.carry && dir == B2_BOTTOM_UP;
+	s->fold.carrying = s->fold.carry && (dir == B2_BOTTOM_UP || !s->device_levels);
 	if (s->device_levels) {
 		s->bitmap_msgs += s->C - 1;
 		if (s->C > 1) {
@@ -204,10 +208,16 @@ static void fold_exchange(b2_search *s, int dir)
 				s->list_msgs += !s->use_bitmap[c];
 			}
 		}
+		/* the own block's discoveries travel only when carried */
+		if (!s->fold.carrying)
+			s->use_bitmap[s->j] = -1;
 		check(be->fold_msgs(s->bk, s->use_bitmap, s->fold.ops->mem, s->out));
 		check(b2_link_round(&s->fold, s->out));
 	}
 	check(be->stage_in(s->bk, B2_DIR_FOLD, s->fold.in, s->C, s->j));
+	for (int c = 0; s->fold.carrying && c < s->C; c++)
+		if (c != s->j && s->fold.carried[c].count)
+			check(be->carry_in(s->bk, &s->fold.carried[c], c));
 }
 
 /* 5b. Termination: the level's frontier size, degree sum and edges
@@ -277,7 +287,14 @@ int b2_search_run(b2_search *s, int64_t root)
 	if (blk / s->R == s->j)
 		s->ncol[blk % s->R] = 1;
 	s->nlevels = 0;
-	s->fold.carrying = 0; /* begin: the row's visited state is not current */
+	/* begin: the row's visited state is not current, except where every
+	 * fold carries it (message levels, transport.h): there only the root
+	 * is missing, in the row peers of its owner */
+	s->fold.carrying = s->fold.carry && !s->device_levels;
+	if (s->fold.carrying && blk % s->R == s->i && blk / s->R != s->j) {
+		uint32_t k = (uint32_t)(root - blk * s->b);
+		check(be->carry_in(bk, &(b2_msg){&k, 1, 0}, (int)(blk / s->R)));
+	}
 	note_level(s, 1);
 	b2_level_stats st = {mine, 0, 0}, global = {1, 0, 0};
 	for (int lvl = 1;; lvl++) {
@@ -300,8 +317,10 @@ int b2_search_run(b2_search *s, int64_t root)
 		if (dir == B2_BOTTOM_UP)
 			global.degree = 0;
 		t[5] = b2_now();
-		for (int p = 0; p < 5; p++)
+		for (int p = 0; p < 5; p++) {
 			s->phase[p] += t[p + 1] - t[p];
+			s->lphase[5 * (lvl - 1) + p] = t[p + 1] - t[p];
+		}
 		s->expansion_by_dir[dir == B2_BOTTOM_UP] += t[2] - t[1];
 		/* the step from frontier lvl-1, recorded in its slot */
 		s->ldir[lvl - 1] = (signed char)dir;
@@ -323,10 +342,18 @@ int b2_search_run(b2_search *s, int64_t root)
 	if (s->device_levels)
 		device_phases(s, levels_wall);
 	else if (s->trace && b2_rank == 0)
-		for (int64_t l = 0; l < s->nlevels; l++)
-			fprintf(stderr, "level %2lld  %s  frontier %10lld  examined %12lld  host %8.1f us\n",
+		for (int64_t l = 0; l < s->nlevels; l++) {
+			const double *ph = s->lphase + 5 * l;
+			fprintf(stderr, "level %2lld  %s  frontier %10lld  examined %12lld  xexp %7.1f  exp %7.1f  xfold %7.1f  upd %7.1f  term %7.1f  host %8.1f us\n",
 			        (long long)l + 1, s->ldir[l] == B2_BOTTOM_UP ? "BU" : "TD",
-			        (long long)s->fsize[l], (long long)s->lexam[l], s->ltime[l] * 1e6);
+			        (long long)s->fsize[l], (long long)s->lexam[l], ph[0] * 1e6, ph[1] * 1e6,
+			        ph[2] * 1e6, ph[3] * 1e6, ph[4] * 1e6, s->ltime[l] * 1e6);
+		}
+	if (s->trace && b2_rank == 0 && s->fold.n > 1 && !s->fold.ops->in_place) {
+		const double *pt = s->fold.pred_time;
+		fprintf(stderr, "pred  requests %7.1f  round %7.1f  answers %7.1f  round %7.1f  resolve %7.1f us\n",
+		        pt[0] * 1e6, pt[1] * 1e6, pt[2] * 1e6, pt[3] * 1e6, pt[4] * 1e6);
+	}
 	return 0;
 }
 
@@ -344,6 +371,7 @@ void b2_search_free(b2_search *s)
 	free(s->ldir);
 	free(s->lexam);
 	free(s->ltime);
+	free(s->lphase);
 	free(s->stats);
 	free(s->ncol);
 	free(s->nrow);

@@ -59,6 +59,7 @@ typedef struct b2_search {
 	signed char *ldir;
 	int64_t *lexam;
 	double *ltime;
+	double *lphase;    /* [5 per level] message levels' host phases, for the trace */
 	int64_t bitmap_msgs, list_msgs;
 	int trace;         /* B2_TRACE_LEVELS set: per-level times on stderr */
 } b2_search;

@@ -43,6 +43,8 @@ static int link_init(b2_link *l, MPI_Comm comm, int dir, const b2_backend *be, v
 	MPI_Comm_size(comm, &l->n);
 	MPI_Comm_rank(comm, &l->me);
 	int error = b2_calloc(&l->hdr, 2 * (size_t)l->n, 8, "message headers");
+	if (!error)
+		error = b2_calloc(&l->carried, (size_t)l->n, sizeof *l->carried, "messages");
 	return error ? error : b2_calloc(&l->in, (size_t)l->n, sizeof *l->in, "messages");
 }
 
@@ -183,10 +185,13 @@ int b2_links_open(b2_link *expand, b2_link *fold, MPI_Comm col, MPI_Comm row,
 			expand->ops = &b2_link_pull;
 		if (fold->ops == &b2_link_ipc)
 			fold->ops = &b2_link_pull;
-		fold->carry = fold->n == 2 && o->bottom_up && fold->ops->carry;
-		fold->carry = !b2_agree(!fold->carry, MPI_COMM_WORLD);
-		B2_TRY(be->device_levels(bk, 1, fold->carry));
 	}
+	/* a row of two carries the visited state with the fold where the link
+	 * can (transport.h); bitmaps keep the carried part small */
+	fold->carry = fold->n == 2 && o->bottom_up && o->bitmaps && fold->ops->carry;
+	fold->carry = !b2_agree(!fold->carry, MPI_COMM_WORLD);
+	if (be->device_levels)
+		B2_TRY(be->device_levels(bk, *device_levels, fold->carry));
 done:
 	return b2_agree(error, MPI_COMM_WORLD);
 }
@@ -201,6 +206,7 @@ void b2_links_close(b2_link *expand, b2_link *fold)
 			both[x]->ops->close(both[x]);
 		}
 		free(both[x]->in);
+		free(both[x]->carried);
 		free(both[x]->hdr);
 		memset(both[x], 0, sizeof *both[x]);
 	}
@@ -268,12 +274,22 @@ int b2_link_preds(b2_link *l)
 	b2_msg *out = NULL;
 	if (l->n == 1 || l->ops->in_place)
 		return be->pred_resolve(l->bk, NULL);
+	double t[6];
+	l->carrying = 0; /* the levels are over: plain messages */
 	B2_TRY(b2_calloc(&out, (size_t)l->n, sizeof *out, "messages"));
+	t[0] = b2_now();
 	B2_TRY(be->pred_requests(l->bk, l->ops->mem, out));
+	t[1] = b2_now();
 	B2_TRY(l->ops->round(l, out, NULL));
+	t[2] = b2_now();
 	B2_TRY(be->pred_answers(l->bk, l->ops->mem, l->in, out));
+	t[3] = b2_now();
 	B2_TRY(l->ops->round(l, out, NULL));
+	t[4] = b2_now();
 	B2_TRY(be->pred_resolve(l->bk, l->in));
+	t[5] = b2_now();
+	for (int x = 0; x < 5; x++)
+		l->pred_time[x] = t[x + 1] - t[x];
 done:
 	free(out);
 	return error;

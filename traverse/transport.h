@@ -29,7 +29,13 @@
  * visited bitmap too. The row's visited state is then current, and a next
  * bottom-up level needs no visited exchange: the same bytes (C = 2), one
  * synchronisation fewer. Top-down levels do not carry (their successor is
- * mostly top-down too), so the first bottom-up level after them exchanges. */
+ * mostly top-down too), so the first bottom-up level after them exchanges.
+ * Message levels on a grid row of two (MPI) carry it on every level: the
+ * fold message also holds the sender's discoveries of its own block (a
+ * list or a bitmap, whichever is smaller, so top-down levels add little),
+ * and the receiver marks them visited (backend carry_in). The row's
+ * visited state is then always current (the root is marked at the start),
+ * and no bottom-up level exchanges it. */
 #ifndef B2_TRAVERSE_TRANSPORT_H
 #define B2_TRAVERSE_TRANSPORT_H
 
@@ -47,7 +53,8 @@ typedef struct b2_link_ops {
 	int device_levels;  /* moves bitmaps without the host: levels may run on the device */
 	int in_place;       /* the backend reads the peers' visited blocks and
 	                       predecessors itself (backend peers()) */
-	int carry;          /* can carry the visited state with the fold (above) */
+	int carry;          /* can carry the visited state with the fold (above;
+	                       device levels: bottom-up levels, else every level) */
 	/* Collective over l->comm: sets up; *ok = 0 on every rank alike when
 	 * this transport cannot serve the link (nothing is left open then). */
 	int (*open)(b2_link *l, int *ok);
@@ -56,7 +63,10 @@ typedef struct b2_link_ops {
 	 * Else (device levels) every message is a bitmap of bmp_words(b) words
 	 * (l->carrying: the sender's discovery set, 2 * (bmp_words(b) + 1)
 	 * words), sent when out[p].count != 0 and received when known[p] != 0
-	 * (< 0: size unknown, sent anyway), and in[] is left to the caller. */
+	 * (< 0: size unknown, sent anyway), and in[] is left to the caller.
+	 * Message levels with l->carrying: out[me] (the sender's own block's
+	 * discoveries) goes to every peer with out[p], and arrives in
+	 * l->carried[p]. */
 	int (*round)(b2_link *l, const b2_msg *out, const int64_t *known);
 	/* Allgather of `words` words per rank (not called when in_place). */
 	int (*allgather)(b2_link *l, const uint32_t *send, uint32_t *recv, int64_t words);
@@ -70,14 +80,18 @@ struct b2_link {
 	const b2_backend *be;
 	void *bk;
 	int64_t b, words;       /* block size; capacity of a message in words */
-	int carry;              /* fold link, device levels: bottom-up levels carry
-	                           the visited state (above) */
+	int carry;              /* fold link: carries the visited state (above):
+	                           device levels on bottom-up levels, message
+	                           levels on every level */
 	int carrying;           /* the last fold carried it (the level loop sets
 	                           this each level; the CUDA backend applies the
 	                           same rule, cuda.cu carrying()): no visited exchange */
 	b2_msg *in;             /* [n] the messages of the last round */
+	b2_msg *carried;        /* [n] message levels, carrying: what peer p carried */
 	int64_t *hdr;           /* [2n] message headers out and in (b2_link_headers) */
 	double bytes_sent;      /* message payload sent, for the statistics */
+	double pred_time[5];    /* the last predecessor exchange's parts (s): requests,
+	                           their round, answers, their round, resolution */
 	void *impl;             /* the implementation's state */
 };
 
