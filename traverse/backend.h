@@ -43,10 +43,12 @@ typedef struct b2_msg {
 static inline int64_t b2_bmp_words(int64_t b) { return (b + 31) / 32; }
 /* Words a message buffer needs: a full list, a bitmap plus its count, or
  * (a grid row of two carrying the visited state, transport.h) two parts,
- * each at most a bitmap with its count word, after one word of length. */
+ * each at most a bitmap with its count word: the sender's discovery set
+ * (device levels), or a fold message and what it carries, staged one
+ * after the other in the receiver's device slot (message levels). */
 static inline int64_t b2_msg_words(int64_t b)
 {
-	int64_t w = 2 * (b2_bmp_words(b) + 1) + 1;
+	int64_t w = 2 * (b2_bmp_words(b) + 1);
 	return b > w ? b : w;
 }
 
