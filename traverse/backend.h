@@ -155,7 +155,8 @@ typedef struct b2_backend {
 	int (*fold_msgs)(void *bk, const int *use_bitmap, int mem, b2_msg *out);
 	/* Marks the rows of row peer c's block that m (in memory `mem` of the
 	 * fold link, or a host list of the root) names visited: what c carried
-	 * with its fold message. */
+	 * with its fold message; and remembers them as c's own finds (carried
+	 * rows, reset by begin), for pred_answers without requests. */
 	int (*carry_in)(void *bk, const b2_msg *m, int c);
 	/* Frontier update over the staged fold messages; st->front = new
 	 * frontier size, st->degree = the sum of its tuple degrees (the
@@ -170,8 +171,14 @@ typedef struct b2_backend {
 	 * predecessor is row peer s (out[j] empty), as a list or (CUDA, where
 	 * smaller) a bitmap standing for the ascending list; pred_answers:
 	 * in[c] = peer c's requests, out[c] = the local columns this rank
-	 * recorded for them, in the list's order; pred_resolve(in) turns in[s] (the answers to the
-	 * requests to s) into global ids. All data in memory `mem`.
+	 * recorded for them, in the list's order; pred_resolve(in) turns in[s]
+	 * (the answers to the requests to s) into global ids. All data in
+	 * memory `mem`. Where every fold carried the visited state (message
+	 * levels on a row of two, transport.h) the requests need not travel:
+	 * a peer asks for exactly the rows of its block this rank found and it
+	 * did not (visited here, not carried), so pred_requests(NULL)
+	 * only makes the lists the answers are applied through, and
+	 * pred_answers(NULL, out) answers those rows in ascending order.
 	 * pred_resolve(NULL): nothing to exchange (C == 1), or the backend reads
 	 * the row peers' predecessors in place (peers() was given the row). */
 	int (*pred_requests)(void *bk, int mem, b2_msg *out);

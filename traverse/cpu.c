@@ -15,6 +15,7 @@ typedef struct cpu_bk {
 	b2_bkopts o;
 	int64_t b, bw, nr, nc, slotw;
 	uint32_t *vis;      /* [nr/32] visited bitmap over all local rows */
+	uint32_t *carried;  /* [nr/32] rows the row peers carried (found themselves) */
 	int32_t *level;     /* [b] owned vertices */
 	uint32_t *pred;     /* [nr] local column, or B2_PRED_REMOTE | sender column */
 	uint32_t *front;    /* [b] own frontier (k) */
@@ -23,6 +24,7 @@ typedef struct cpu_bk {
 	uint32_t *dst;      /* [C][b] outgoing fold lists (slot j unused) */
 	uint32_t *bmp;      /* [C][bw+1] outgoing bitmaps; slot j: the frontier */
 	int64_t *cnt;       /* [C] */
+	int64_t *nreq;      /* [C] predecessor requests to each row peer */
 	uint32_t *allfront; /* [nc] local columns to expand */
 	uint32_t *colmask;  /* [nc/32] sorts allfront (sequential CSC reads) */
 	int64_t *pred64;    /* [b] */
@@ -49,10 +51,10 @@ static void cpu_destroy(void *p)
 	cpu_bk *k = p;
 	if (!k)
 		return;
-	free(k->vis); free(k->level); free(k->pred); free(k->front); free(k->dst);
+	free(k->vis); free(k->carried); free(k->level); free(k->pred); free(k->front); free(k->dst);
 	free(k->bmp); free(k->cnt); free(k->allfront); free(k->colmask); free(k->pred64); free(k->in);
 	free(k->row_ptr); free(k->col_idx); free(k->fcol); free(k->vsend); free(k->vrecv);
-	free(k->nzrow); free(k->ans);
+	free(k->nzrow); free(k->ans); free(k->nreq);
 	free(k);
 }
 
@@ -95,6 +97,8 @@ static int cpu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 	b2_geometry(g, &k->b, &k->bw, &k->nr, &k->nc, &k->slotw);
 	int nslots = g->R > g->C ? g->R : g->C;
 	B2_TRY(b2_calloc(&k->vis, (size_t)b2_bmp_words(k->nr), 4, "visited bitmap"));
+	if (g->C > 1)
+		B2_TRY(b2_calloc(&k->carried, (size_t)b2_bmp_words(k->nr), 4, "carried rows"));
 	B2_TRY(b2_calloc(&k->level, (size_t)k->b, 4, "levels"));
 	B2_TRY(b2_calloc(&k->pred, (size_t)k->nr, 4, "predecessors"));
 	B2_TRY(b2_calloc(&k->front, (size_t)k->b, 4, "frontier"));
@@ -103,6 +107,7 @@ static int cpu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 		B2_TRY(b2_alloc(&k->ans, (size_t)k->nr * 4, "predecessor answers"));
 	B2_TRY(b2_calloc(&k->bmp, (size_t)g->C * (size_t)(k->bw + 1), 4, "bitmaps"));
 	B2_TRY(b2_calloc(&k->cnt, (size_t)g->C, 8, "counters"));
+	B2_TRY(b2_calloc(&k->nreq, (size_t)g->C, 8, "counters"));
 	B2_TRY(b2_calloc(&k->allfront, (size_t)k->nc, 4, "expanded frontier"));
 	B2_TRY(b2_calloc(&k->colmask, (size_t)b2_bmp_words(k->nc), 4, "expanded frontier"));
 	B2_TRY(b2_calloc(&k->pred64, (size_t)k->b, 8, "predecessors"));
@@ -124,6 +129,8 @@ static int cpu_begin(void *p, int64_t root_k)
 {
 	cpu_bk *k = p;
 	memset(k->vis, 0, (size_t)b2_bmp_words(k->nr) * 4);
+	if (k->carried)
+		memset(k->carried, 0, (size_t)b2_bmp_words(k->nr) * 4);
 	for (int64_t x = 0; x < k->b; x++)
 		k->level[x] = -1;
 	memset(k->pred64, 0xff, (size_t)k->b * 8); /* -1: unreached */
@@ -485,12 +492,16 @@ static int cpu_carry_in(void *p, const b2_msg *m, int c)
 {
 	cpu_bk *k = p;
 	const int64_t at = (int64_t)c * k->b;
-	if (m->bitmap)
+	/* visited, and the owner's own find: no answer is due for it
+	 * (cpu_pred_answers without requests) */
+	if (m->bitmap) {
 		or_shifted(k->vis, m->data, k->bw, at);
-	else
+		or_shifted(k->carried, m->data, k->bw, at);
+	} else
 		for (int64_t x = 0; x < m->count; x++) {
 			const int64_t r = at + m->data[x];
 			k->vis[r >> 5] |= 1u << (r & 31);
+			k->carried[r >> 5] |= 1u << (r & 31);
 		}
 	return 0;
 }
@@ -540,38 +551,51 @@ static int cpu_update(void *p, int lvl, b2_level_stats *st)
 /* Own vertices found locally, the root and the unreached already have their
  * global predecessor (discover, begin); left are those the fold brought,
  * whose provisional predecessor is the sender's grid column s: they are
- * requested from s (lists in dst, free after the levels). */
+ * requested from s (lists in dst, free after the levels). out NULL: only
+ * the lists, the requests do not travel (s knows them: pred_answers). */
 static int cpu_pred_requests(void *p, int mem, b2_msg *out)
 {
 	cpu_bk *k = p;
 	const int64_t b = k->b;
 	const int j = k->g.j;
+	int64_t *n = k->nreq;
 	(void)mem;
-	for (int c = 0; c < k->g.C; c++)
-		out[c] = (b2_msg){k->dst + (size_t)c * (size_t)b, 0, 0};
+	memset(n, 0, (size_t)k->g.C * sizeof *n);
 	for (int64_t x = 0; x < b; x++) {
 		uint32_t q = k->pred[(size_t)j * (size_t)b + (size_t)x];
 		if (k->level[x] > 0 && (q & B2_PRED_REMOTE)) {
-			b2_msg *m = &out[q & ~B2_PRED_REMOTE];
-			m->data[m->count++] = (uint32_t)x;
+			const uint32_t s = q & ~B2_PRED_REMOTE;
+			k->dst[(size_t)s * (size_t)b + (size_t)n[s]++] = (uint32_t)x;
 		}
 	}
+	for (int c = 0; c < k->g.C && out; c++)
+		out[c] = (b2_msg){k->dst + (size_t)c * (size_t)b, n[c], 0};
 	return 0;
 }
 
-/* Peer c asks for the local columns recorded for rows c*b + k. */
+/* Peer c asks for the local columns recorded for rows c*b + k: the list
+ * in[c], or (in NULL) every row of c's block this rank found and c did
+ * not (visited, not carried), in ascending order. */
 static int cpu_pred_answers(void *p, int mem, const b2_msg *in, b2_msg *out)
 {
 	cpu_bk *k = p;
 	const int64_t b = k->b;
 	(void)mem;
 	for (int c = 0; c < k->g.C; c++) {
-		const int64_t n = c == k->g.j ? 0 : in[c].count;
 		const uint32_t *pc = k->pred + (size_t)c * (size_t)b;
-		out[c] = (b2_msg){k->ans + (size_t)c * (size_t)b, n, 0};
+		uint32_t *a = k->ans + (size_t)c * (size_t)b;
+		int64_t n = 0;
+		if (c != k->g.j && !in)
+			for (int64_t x = 0, r = c * b; x < b; x++, r++)
+				if ((k->vis[r >> 5] & ~k->carried[r >> 5]) >> (r & 31) & 1)
+					a[n++] = pc[x];
+		if (c != k->g.j && in) {
+			n = in[c].count;
 #pragma omp parallel for schedule(static) if (n > 65536)
-		for (int64_t x = 0; x < n; x++)
-			out[c].data[x] = pc[in[c].data[x]];
+			for (int64_t x = 0; x < n; x++)
+				a[x] = pc[in[c].data[x]];
+		}
+		out[c] = (b2_msg){a, n, 0};
 	}
 	return 0;
 }
@@ -586,6 +610,9 @@ static int cpu_pred_resolve(void *p, const b2_msg *in)
 	for (int s = 0; s < k->g.C; s++) {
 		const uint32_t *req = k->dst + (size_t)s * (size_t)b;
 		const int64_t n = s == k->g.j ? 0 : in[s].count;
+		if (n != (s == k->g.j ? 0 : k->nreq[s]))
+			return b2_err(B2_EFAIL, "internal: row peer %d answered %lld predecessors, "
+			              "%lld were asked", s, (long long)n, (long long)k->nreq[s]);
 #pragma omp parallel for schedule(static) if (n > 65536)
 		for (int64_t x = 0; x < n; x++)
 			k->pred64[req[x]] = s * b * R + in[s].data[x];

@@ -460,7 +460,7 @@ __global__ void k_nonempty(const uint64_t *__restrict__ rowptr, int64_t nr, uint
 /* dst's bits [tag, tag + 32*nwords) |= bitmap blockIdx.y of src: blocks of
  * b bits that start anywhere in dst (the column frontier, the rows'
  * visited state). Neighbouring blocks share a word: atomics. */
-__global__ void k_or_shifted(Sources src, int64_t nwords, uint32_t *dst)
+__global__ void k_or_shifted(Sources src, int64_t nwords, uint32_t *dst, uint32_t *dst2)
 {
 	const uint32_t *bmp = src.bmp[blockIdx.y];
 	const uint32_t at = src.tag[blockIdx.y], sh = at & 31;
@@ -473,17 +473,24 @@ __global__ void k_or_shifted(Sources src, int64_t nwords, uint32_t *dst)
 		atomicOr(&d[x], w << sh);
 		if (sh && (w >> (32 - sh)))
 			atomicOr(&d[x + 1], w >> (32 - sh));
+		if (!dst2) /* the same bits into a second bitmap too */
+			continue;
+		atomicOr(&dst2[(at >> 5) + x], w << sh);
+		if (sh && (w >> (32 - sh)))
+			atomicOr(&dst2[(at >> 5) + x + 1], w >> (32 - sh));
 	}
 }
 
-/* The rows base + list[x] visited: what a row peer carried as a list. */
+/* The rows base + list[x] visited, and carried (found by their owner):
+ * what a row peer carried as a list. */
 __global__ void k_mark_rows(const uint32_t *__restrict__ list, int64_t n, uint32_t base,
-                            uint32_t *vis)
+                            uint32_t *vis, uint32_t *carried)
 {
 	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < n;
 	     x += (int64_t)gridDim.x * blockDim.x) {
 		const uint32_t r = base + __ldg(&list[x]);
 		atomicOr(&vis[r >> 5], 1u << (r & 31));
+		atomicOr(&carried[r >> 5], 1u << (r & 31));
 	}
 }
 
@@ -907,14 +914,43 @@ __global__ void k_ordered(const uint32_t *__restrict__ bmp, int64_t nw, const ui
 	}
 }
 
-/* A row peer's requests answered in place: list[x] (an owned k of the
- * peer) becomes the local column recorded for row rowbase + k. */
-__global__ void k_pred_answers(uint32_t *list, int64_t n, const uint32_t *__restrict__ pred,
+/* A row peer's requests answered: list[x] (an owned k of the peer)
+ * becomes the local column recorded for row rowbase + k (pred is the
+ * peer's block). n, or *dn where the count is only on the device. */
+__global__ void k_pred_answers(const uint32_t *__restrict__ list, int64_t n,
+                               const unsigned long long *dn, const uint32_t *__restrict__ pred,
                                uint32_t *out)
 {
+	if (dn)
+		n = (int64_t)*dn;
 	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < n;
 	     x += (int64_t)gridDim.x * blockDim.x)
 		out[x] = __ldg(&pred[list[x]]);
+}
+
+/* What a row peer will ask for when every fold carried the visited state
+ * (backend.h): the rows at + x of its block (x < b) visited here and not
+ * carried, as a bitmap (a warp writes one word of it, and its count to
+ * pop, as k_word_pop would), counted in *cnt. */
+__global__ void k_pred_due(const uint32_t *__restrict__ vis, const uint32_t *__restrict__ carried,
+                           int64_t at, int64_t b, uint32_t *due, uint32_t *pop,
+                           unsigned long long *cnt)
+{
+	const int lane = threadIdx.x & 31;
+	const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+	for (int64_t base = (int64_t)blockIdx.x * blockDim.x + (threadIdx.x & ~31); base < b;
+	     base += stride) {
+		const int64_t x = base + lane, r = at + x;
+		const bool asked =
+			x < b && ((__ldg(&vis[r >> 5]) & ~__ldg(&carried[r >> 5])) >> (r & 31) & 1);
+		const uint32_t m = __ballot_sync(FULL, asked);
+		if (lane == 0) {
+			due[base >> 5] = m;
+			pop[base >> 5] = __popc(m);
+			if (m)
+				atomicAdd(cnt, (unsigned long long)__popc(m));
+		}
+	}
 }
 
 /* The answers of row peer s (its grid column's columns start at s*b*R). */
@@ -995,7 +1031,9 @@ struct cu_bk {
 	int fold_host;       /* fold lists go to h_dst (MPI sends them) */
 	/* the step's counts: [c < C] discoveries per grid column, [C] the own
 	 * column's degrees, [C + 1] edges examined (device levels: the last two are
-	 * the update's counters); dstat: message levels' update's counters, [0]
+	 * the update's counters; h_lc: [C + 2] the level's sequence number, and
+	 * after the levels [0, C) the predecessor requests to each row peer,
+	 * [C + 3, 2C + 3) the answers due to them); dstat: message levels' update's counters, [0]
 	 * the new frontier's degrees, [1] edges (none: the step counted them) */
 	unsigned long long *lc, *h_lc, *dstat;
 	unsigned long long *lcur, *d_lc; /* the level's counters (message levels:
@@ -1055,6 +1093,17 @@ static uint32_t *bmp_of(const cu_bk *k, int c)
 static size_t vown_off(const cu_bk *k)
 {
 	return bmp_off(k, 2, 0);
+}
+/* Beside the visited bitmap where a row has peers (same layout, zeroed
+ * with it): the rows the row peers carried, i.e. found themselves
+ * (message levels, transport.h). */
+static uint32_t *carried(const cu_bk *k)
+{
+	return k->vis + b2_bmp_words(k->nr);
+}
+static int64_t vis_words(const cu_bk *k)
+{
+	return (k->g.C > 1 ? 2 : 1) * b2_bmp_words(k->nr);
 }
 /* The sets a level reads its frontier from and writes its discoveries to. */
 static int front_set(const cu_bk *k)
@@ -1213,7 +1262,7 @@ static int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 	if (pbytes > k->cubbytes)
 		k->cubbytes = pbytes;
 	need = (size_t)(k->nc + 1) * 8 * 3 + g->nnz * 4 + (size_t)k->b * (8 + 4 + 4 + 8) +
-	       (size_t)k->nr * (4 + 4) + (size_t)b2_bmp_words(k->nr) * 4 +
+	       (size_t)k->nr * (4 + 4) + (size_t)vis_words(k) * 4 +
 	       (size_t)2 * g->C * (size_t)(k->bw + 1) * 4 + (size_t)k->nc * 4 +
 	       ((size_t)(g->R + g->C) * (size_t)k->slotw + (size_t)g->C) * 4 + k->cubbytes +
 	       (64u << 20);
@@ -1239,7 +1288,7 @@ static int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 	DALLOC(k->colptr, (size_t)(k->nc + 1) * 8);
 	DALLOC(k->rowidx, g->nnz * 4);
 	DALLOC(k->tdeg, (size_t)k->b * 8);
-	DALLOC(k->vis, (size_t)b2_bmp_words(k->nr) * 4);
+	DALLOC(k->vis, (size_t)vis_words(k) * 4);
 	DALLOC(k->level, (size_t)k->b * 4);
 	DALLOC(k->pred, (size_t)k->nr * 4);
 	DALLOC(k->front, (size_t)k->b * 4);
@@ -1273,7 +1322,7 @@ static int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 	}
 	if (cudaHostAlloc((void **)&k->h_ls, sizeof(LevelStats), cudaHostAllocMapped) != cudaSuccess ||
 	    cudaHostGetDevicePointer((void **)&k->d_ls, k->h_ls, 0) != cudaSuccess ||
-	    cudaHostAlloc((void **)&k->h_lc, (size_t)(g->C + 3) * 8, cudaHostAllocMapped) != cudaSuccess ||
+	    cudaHostAlloc((void **)&k->h_lc, (size_t)(2 * g->C + 3) * 8, cudaHostAllocMapped) != cudaSuccess ||
 	    cudaHostGetDevicePointer((void **)&k->d_lc, k->h_lc, 0) != cudaSuccess) {
 		cudaGetLastError();
 		error = b2_err(B2_EIO_, "cannot map pinned host memory into GPU %d", o->device);
@@ -1371,7 +1420,7 @@ static int cu_begin(void *p, int64_t root_k)
 	const uint64_t none = ~(uint64_t)0;
 	k->nfront = root_k >= 0;
 	k->plev = 0;
-	CU(cudaMemsetAsync(k->vis, 0, (size_t)b2_bmp_words(k->nr) * 4, k->st));
+	CU(cudaMemsetAsync(k->vis, 0, (size_t)vis_words(k) * 4, k->st));
 	CU(cudaMemsetAsync(k->level, 0xff, (size_t)k->b * 4, k->st));
 	k_begin<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(
 		k->vis, k->level, bmp_of(k, k->g.j), k->bw,
@@ -1571,7 +1620,8 @@ static int cu_stage_in(void *p, int dir, const b2_msg *in, int nslots, int self)
 }
 
 /* dst |= each bitmap of src (n of them, any number) shifted to its tag. */
-static int or_shifted(cu_bk *k, const uint32_t *const *bmp, const uint32_t *tag, int n, uint32_t *dst)
+static int or_shifted(cu_bk *k, const uint32_t *const *bmp, const uint32_t *tag, int n, uint32_t *dst,
+                      uint32_t *dst2 = NULL)
 {
 	for (int x0 = 0; x0 < n; x0 += PULL_MAX) {
 		Sources src;
@@ -1580,7 +1630,7 @@ static int or_shifted(cu_bk *k, const uint32_t *const *bmp, const uint32_t *tag,
 			src.bmp[x] = bmp[x0 + x];
 			src.tag[x] = tag[x0 + x];
 		}
-		k_or_shifted<<<dim3(blocks_for(k, k->bw), m), TPB, 0, k->st>>>(src, k->bw, dst);
+		k_or_shifted<<<dim3(blocks_for(k, k->bw), m), TPB, 0, k->st>>>(src, k->bw, dst, dst2);
 		CU_LAUNCHED();
 	}
 	return 0;
@@ -1939,7 +1989,8 @@ static int cu_fold_msgs(void *p, const int *use_bitmap, int mem, b2_msg *out)
 }
 
 /* What row peer c carried (a list or a bitmap of its block), into the
- * fold slot after the first part's room, then into the visited bitmap. */
+ * fold slot after the first part's room, then into the visited bitmap and
+ * the carried rows. */
 static int cu_carry_in(void *p, const b2_msg *m, int c)
 {
 	cu_bk *k = (cu_bk *)p;
@@ -1949,8 +2000,9 @@ static int cu_carry_in(void *p, const b2_msg *m, int c)
 	if (error || !x.count)
 		return error;
 	if (x.bitmap)
-		return or_shifted(k, &bmp, &at, 1, k->vis);
-	k_mark_rows<<<blocks_for(k, x.count), TPB, 0, k->st>>>(x.data, x.count, at, k->vis);
+		return or_shifted(k, &bmp, &at, 1, k->vis, carried(k));
+	k_mark_rows<<<blocks_for(k, x.count), TPB, 0, k->st>>>(x.data, x.count, at, k->vis,
+	                                                       carried(k));
 	CU_LAUNCHED();
 	return 0;
 }
@@ -2091,13 +2143,19 @@ static int cu_update(void *p, int lvl, b2_level_stats *st)
 
 /* dst = the ascending list of bitmap bmp's bits (bw words); deg and cumul,
  * the expansion's scan arrays, are free after the levels and hold the
- * words' counts and their scan. */
-static int ordered_list(cu_bk *k, const uint32_t *bmp, uint32_t *dst)
+ * words' counts (popped: already there, word_pops()) and their scan. */
+static uint32_t *word_pops(const cu_bk *k)
 {
-	uint32_t *pop = (uint32_t *)k->deg, *pref = (uint32_t *)k->cumul;
+	return (uint32_t *)k->deg;
+}
+static int ordered_list(cu_bk *k, const uint32_t *bmp, uint32_t *dst, int popped = 0)
+{
+	uint32_t *pop = word_pops(k), *pref = (uint32_t *)k->cumul;
 	size_t bytes = k->cubbytes;
-	k_word_pop<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(bmp, k->bw, pop);
-	CU_LAUNCHED();
+	if (!popped) {
+		k_word_pop<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(bmp, k->bw, pop);
+		CU_LAUNCHED();
+	}
 	CU(cub::DeviceScan::ExclusiveSum(k->cubtmp, bytes, pop, pref, k->bw, k->st));
 	k_ordered<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(bmp, k->bw, pref, dst);
 	CU_LAUNCHED();
@@ -2128,7 +2186,7 @@ static int cu_pred_requests(void *p, int mem, b2_msg *out)
 		k->bw + 1, C);
 	CU_LAUNCHED();
 	CU(cudaMemcpyAsync(k->h_lc, k->lc, (size_t)C * 8, cudaMemcpyDeviceToHost, k->st));
-	for (int c = 0; c < C && host; c++)
+	for (int c = 0; c < C && host && out; c++)
 		if (c != j)
 			CU(cudaMemcpyAsync(k->h_pred + (size_t)c * (size_t)k->slotw, bmp_set(k, 0, c),
 			                   (size_t)k->bw * 4, cudaMemcpyDeviceToHost, k->st));
@@ -2136,6 +2194,9 @@ static int cu_pred_requests(void *p, int mem, b2_msg *out)
 	for (int c = 0; c < C; c++)
 		if (c != j && (error = ordered_list(k, bmp_set(k, 0, c), k->dst + (size_t)c * (size_t)k->b)))
 			return error;
+	if (!out) /* the lists only: the requests do not travel (their counts,
+	             for pred_resolve's check, arrive meanwhile) */
+		return 0;
 	CU(cudaEventSynchronize(k->copied));
 	for (int c = 0; c < C; c++) {
 		const int64_t n = c == j ? 0 : (int64_t)k->h_lc[c];
@@ -2157,32 +2218,50 @@ static int cu_pred_requests(void *p, int mem, b2_msg *out)
 
 /* The row peers' requests answered: into ans, or straight into pinned host
  * memory for a host transport. A bitmap is answered in the order of its
- * bits, the order of the requester's list. */
+ * bits, the order of the requester's list. in NULL: no requests came, each
+ * peer's are the rows due to it (k_pred_due, in bitmap set 1, free with
+ * message levels), answered in that order, their counts (lc) read back. */
 static int cu_pred_answers(void *p, int mem, const b2_msg *in, b2_msg *out)
 {
 	cu_bk *k = (cu_bk *)p;
 	int error = 0;
-	for (int c = 0; c < k->g.C; c++) {
+	const int C = k->g.C, j = k->g.j;
+	unsigned long long *due = k->lc + C + 2; /* the second set: free after the levels */
+	if (!in)
+		CU(cudaMemsetAsync(due, 0, (size_t)C * 8, k->st));
+	for (int c = 0; c < C; c++) {
 		uint32_t *a = (mem == B2_MEM_HOST ? k->h_recv : k->ans) + (size_t)c * (size_t)k->b;
 		const uint32_t *pred = k->pred + (size_t)c * (size_t)k->b;
-		const int64_t n = c == k->g.j ? 0 : in[c].count;
+		const int64_t n = c == j || !in ? 0 : in[c].count;
 		out[c] = (b2_msg){a, n, 0};
-		if (!n)
+		if (c == j || (in && !n))
 			continue;
-		if (!in[c].bitmap) {
-			k_pred_answers<<<blocks_for(k, n), TPB, 0, k->st>>>(in[c].data, n, pred, a);
+		if (in && !in[c].bitmap) {
+			k_pred_answers<<<blocks_for(k, n), TPB, 0, k->st>>>(in[c].data, n, NULL, pred, a);
 			CU_LAUNCHED();
 			continue;
+		}
+		const uint32_t *bmp = in ? in[c].data : bmp_set(k, 1, c);
+		if (!in) {
+			k_pred_due<<<blocks_for(k, k->b), TPB, 0, k->st>>>(
+				k->vis, carried(k), (int64_t)c * k->b, k->b, bmp_set(k, 1, c), word_pops(k),
+				due + c);
+			CU_LAUNCHED();
 		}
 		/* the same ascending list the requester made (in front: free after
 		 * the levels), then one answer per thread: coalesced writes, which
 		 * matter when they go to pinned host memory */
-		if ((error = ordered_list(k, in[c].data, k->front)))
+		if ((error = ordered_list(k, bmp, k->front, !in)))
 			return error;
-		k_pred_answers<<<blocks_for(k, n), TPB, 0, k->st>>>(k->front, n, pred, a);
+		k_pred_answers<<<blocks_for(k, in ? n : k->b), TPB, 0, k->st>>>(
+			k->front, n, in ? NULL : due + c, pred, a);
 		CU_LAUNCHED();
 	}
+	if (!in)
+		CU(cudaMemcpyAsync(k->h_lc + C + 3, due, (size_t)C * 8, cudaMemcpyDeviceToHost, k->st));
 	CU(cudaStreamSynchronize(k->st));
+	for (int c = 0; c < C && !in; c++)
+		out[c].count = c == j ? 0 : (int64_t)k->h_lc[C + 3 + c];
 	return 0;
 }
 
@@ -2199,12 +2278,19 @@ static int cu_pred_resolve(void *p, const b2_msg *in)
 			const b2_msg m = in[s];
 			if (s == j || !m.count)
 				continue;
+			if (m.count > k->b)
+				break; /* not asked for: the check below says so */
 			k_pred_apply<<<blocks_for(k, m.count), TPB, 0, k->st>>>(
 				k->dst + (size_t)s * (size_t)k->b, m.data, m.count,
 				(int64_t)s * k->b * k->g.R, k->pred64);
 			CU_LAUNCHED();
 		}
 		CU(cudaStreamSynchronize(k->st));
+		for (int s = 0; s < k->g.C; s++)
+			if (s != j && in[s].count != (int64_t)k->h_lc[s])
+				return b2_err(B2_EFAIL_, "internal: row peer %d answered %lld predecessors, "
+				              "%lld were asked", s, (long long)in[s].count,
+				              (long long)k->h_lc[s]);
 		return 0;
 	}
 	if (k->g.C > PULL_MAX && k->peer[B2_DIR_FOLD])

@@ -333,7 +333,7 @@ int b2_search_run(b2_search *s, int64_t root)
 	}
 	/* deferred predecessors: owners learn the local column their sender saw */
 	double tr = b2_now();
-	check(b2_link_preds(&s->fold));
+	check(b2_link_preds(&s->fold, s->fold.carry && !s->device_levels));
 	double t1 = b2_now();
 	s->phase[B2_PH_PRED] = t1 - tr;
 	double mytime = t1 - t0;

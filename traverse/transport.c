@@ -266,30 +266,40 @@ done:
 
 /* Requests (the owned vertices whose predecessor a row peer recorded) and
  * answers (those predecessors), one round each: 8 bytes per vertex the
- * fold brought, not a block of b words per peer. */
-int b2_link_preds(b2_link *l)
+ * fold brought, not a block of b words per peer. Where every fold carried
+ * the visited state, each peer already knows what it will be asked
+ * (backend.h): the answers' round only. */
+int b2_link_preds(b2_link *l, int carried_all)
 {
 	int error = 0;
 	const b2_backend *be = l->be;
 	b2_msg *out = NULL;
 	if (l->n == 1 || l->ops->in_place)
 		return be->pred_resolve(l->bk, NULL);
-	double t[6];
+	double *d = l->pred_time, t = b2_now(), u;
 	l->carrying = 0; /* the levels are over: plain messages */
+	memset(l->pred_time, 0, sizeof l->pred_time);
 	B2_TRY(b2_calloc(&out, (size_t)l->n, sizeof *out, "messages"));
-	t[0] = b2_now();
-	B2_TRY(be->pred_requests(l->bk, l->ops->mem, out));
-	t[1] = b2_now();
+	if (carried_all) {
+		/* the answers first: their wait is then not for the own lists,
+		 * which the backend makes while the answers travel */
+		B2_TRY(be->pred_answers(l->bk, l->ops->mem, NULL, out));
+		d[2] = (u = b2_now()) - t;
+		B2_TRY(be->pred_requests(l->bk, l->ops->mem, NULL));
+		d[0] = (t = b2_now()) - u;
+	} else {
+		B2_TRY(be->pred_requests(l->bk, l->ops->mem, out));
+		d[0] = (u = b2_now()) - t;
+		B2_TRY(l->ops->round(l, out, NULL));
+		d[1] = (t = b2_now()) - u;
+		B2_TRY(be->pred_answers(l->bk, l->ops->mem, l->in, out));
+		d[2] = (u = b2_now()) - t;
+		t = u;
+	}
 	B2_TRY(l->ops->round(l, out, NULL));
-	t[2] = b2_now();
-	B2_TRY(be->pred_answers(l->bk, l->ops->mem, l->in, out));
-	t[3] = b2_now();
-	B2_TRY(l->ops->round(l, out, NULL));
-	t[4] = b2_now();
+	d[3] = (u = b2_now()) - t;
 	B2_TRY(be->pred_resolve(l->bk, l->in));
-	t[5] = b2_now();
-	for (int x = 0; x < 5; x++)
-		l->pred_time[x] = t[x + 1] - t[x];
+	d[4] = b2_now() - u;
 done:
 	free(out);
 	return error;

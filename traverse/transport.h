@@ -35,7 +35,9 @@
  * list or a bitmap, whichever is smaller, so top-down levels add little),
  * and the receiver marks them visited (backend carry_in). The row's
  * visited state is then always current (the root is marked at the start),
- * and no bottom-up level exchanges it. */
+ * and no bottom-up level exchanges it. Each rank then also knows what its
+ * peer will ask for in the predecessor exchange (the rows it found that
+ * the peer did not), so only the answers travel. */
 #ifndef B2_TRAVERSE_TRANSPORT_H
 #define B2_TRAVERSE_TRANSPORT_H
 
@@ -139,7 +141,9 @@ int b2_link_round(b2_link *l, const b2_msg *out);
 /* Bottom-up: the row peers' visited blocks into the backend (fold link);
  * nothing where the last fold carried them. */
 int b2_link_visited(b2_link *l);
-/* The deferred predecessors of the last search (fold link; C == 1 too). */
-int b2_link_preds(b2_link *l);
+/* The deferred predecessors of the last search (fold link; C == 1 too).
+ * carried_all: every fold of the search carried the visited state
+ * (message levels), so no requests travel. */
+int b2_link_preds(b2_link *l, int carried_all);
 
 #endif
