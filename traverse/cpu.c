@@ -488,9 +488,10 @@ static int cpu_fold_msgs(void *p, const int *use_bitmap, int mem, b2_msg *out)
 	return 0;
 }
 
-static int cpu_carry_in(void *p, const b2_msg *m, int c)
+static int cpu_carry_in(void *p, const b2_msg *m, int c, int lvl)
 {
 	cpu_bk *k = p;
+	(void)lvl; /* for pred_local, which this backend leaves to the exchange */
 	const int64_t at = (int64_t)c * k->b;
 	/* visited, and the owner's own find: no answer is due for it
 	 * (cpu_pred_answers without requests) */

@@ -20,6 +20,7 @@
  * a transport on the stream (NCCL). */
 #include <cuda_runtime.h>
 #include <cub/cub.cuh>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -460,7 +461,7 @@ __global__ void k_nonempty(const uint64_t *__restrict__ rowptr, int64_t nr, uint
 /* dst's bits [tag, tag + 32*nwords) |= bitmap blockIdx.y of src: blocks of
  * b bits that start anywhere in dst (the column frontier, the rows'
  * visited state). Neighbouring blocks share a word: atomics. */
-__global__ void k_or_shifted(Sources src, int64_t nwords, uint32_t *dst, uint32_t *dst2)
+__global__ void k_or_shifted(Sources src, int64_t nwords, uint32_t *dst)
 {
 	const uint32_t *bmp = src.bmp[blockIdx.y];
 	const uint32_t at = src.tag[blockIdx.y], sh = at & 31;
@@ -473,24 +474,39 @@ __global__ void k_or_shifted(Sources src, int64_t nwords, uint32_t *dst, uint32_
 		atomicOr(&d[x], w << sh);
 		if (sh && (w >> (32 - sh)))
 			atomicOr(&d[x + 1], w >> (32 - sh));
-		if (!dst2) /* the same bits into a second bitmap too */
-			continue;
-		atomicOr(&dst2[(at >> 5) + x], w << sh);
-		if (sh && (w >> (32 - sh)))
-			atomicOr(&dst2[(at >> 5) + x + 1], w >> (32 - sh));
 	}
 }
 
-/* The rows base + list[x] visited, and carried (found by their owner):
- * what a row peer carried as a list. */
-__global__ void k_mark_rows(const uint32_t *__restrict__ list, int64_t n, uint32_t base,
-                            uint32_t *vis, uint32_t *carried)
+/* What a row peer carried (its own finds of level lvl, rows base + k of
+ * the rank's rows): visited, carried, and with plevel (1x2) their level,
+ * by k. From a list (n entries) or, list NULL, a bitmap of n words. */
+__global__ void k_carry(const uint32_t *__restrict__ list, const uint32_t *__restrict__ bmp,
+                        int64_t n, uint32_t base, uint32_t *vis, uint32_t *carried,
+                        int32_t *plevel, int lvl)
 {
+	const uint32_t sh = base & 31;
 	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < n;
 	     x += (int64_t)gridDim.x * blockDim.x) {
-		const uint32_t r = base + __ldg(&list[x]);
-		atomicOr(&vis[r >> 5], 1u << (r & 31));
-		atomicOr(&carried[r >> 5], 1u << (r & 31));
+		if (list) {
+			const uint32_t k = __ldg(&list[x]), r = base + k;
+			atomicOr(&vis[r >> 5], 1u << (r & 31));
+			atomicOr(&carried[r >> 5], 1u << (r & 31));
+			if (plevel)
+				plevel[k] = lvl;
+			continue;
+		}
+		const uint32_t w = __ldg(&bmp[x]);
+		if (!w)
+			continue;
+		const int64_t d = (base >> 5) + x;
+		atomicOr(&vis[d], w << sh);
+		atomicOr(&carried[d], w << sh);
+		if (sh && (w >> (32 - sh))) {
+			atomicOr(&vis[d + 1], w >> (32 - sh));
+			atomicOr(&carried[d + 1], w >> (32 - sh));
+		}
+		for (uint32_t t = w; t && plevel; t &= t - 1)
+			plevel[x * 32 + __ffs(t) - 1] = lvl;
 	}
 }
 
@@ -845,6 +861,67 @@ __global__ void k_resolve(const int32_t *__restrict__ level, const uint32_t *__r
 	}
 }
 
+/* 1x2, every fold carried the visited state (backend.h pred_local), first
+ * the level of every row of the peer's block (rows lo + x): what it
+ * carried is there already; a row found here from own column q = pred[r]
+ * is one level below q; unvisited, INT_MAX. */
+__global__ void k_peer_levels(const uint32_t *__restrict__ vis, const uint32_t *__restrict__ carried,
+                              const uint32_t *__restrict__ pred, const int32_t *__restrict__ level,
+                              int64_t b, int64_t lo, int32_t *plevel)
+{
+	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < b;
+	     x += (int64_t)gridDim.x * blockDim.x) {
+		const int64_t r = lo + x;
+		if (!(__ldg(&vis[r >> 5]) >> (r & 31) & 1))
+			plevel[x] = INT_MAX;
+		else if (!(__ldg(&carried[r >> 5]) >> (r & 31) & 1))
+			plevel[x] = level[pred[r]] + 1;
+	}
+}
+
+/* Then for a vertex x of level L that the fold brought: the row peer
+ * found it from a neighbour of level L - 1 in its block, and the own
+ * column x (R = 1: all of x's neighbours, rows ascending) lists it: a peer
+ * row of a level below L is one (at most B2_PRED_SCAN looked at). Found:
+ * out[x], and pred marks x resolved. */
+__global__ void k_pred_local(const int32_t *__restrict__ level, uint32_t *pred,
+                             const int32_t *__restrict__ plevel, const uint64_t *__restrict__ colptr,
+                             const uint32_t *__restrict__ rowidx, int64_t b, int64_t j,
+                             int64_t *__restrict__ out)
+{
+	enum { S = B2_PRED_SCAN };
+	const int64_t lo = (1 - j) * b, hi = lo + b;
+	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < b;
+	     x += (int64_t)gridDim.x * blockDim.x) {
+		const int lv = level[x];
+		if (lv <= 0 || !(pred[j * b + x] & B2_PRED_REMOTE))
+			continue;
+		const uint64_t e0 = colptr[x], e1 = colptr[x + 1];
+		/* the peer's rows first (at the end of the column for j = 0); the
+		 * loads of all S rows at once: two waits, not 2 S */
+		uint32_t r[S];
+		int pl[S];
+#pragma unroll
+		for (int t = 0; t < S; t++)
+			r[t] = (uint64_t)t < e1 - e0 ? __ldg(&rowidx[j == 0 ? e1 - 1 - t : e0 + t]) : 0;
+		bool in = true;
+#pragma unroll
+		for (int t = 0; t < S; t++) {
+			in = in && (uint64_t)t < e1 - e0 && r[t] >= lo && r[t] < hi;
+			pl[t] = in ? __ldg(&plevel[r[t] - lo]) : INT_MAX;
+		}
+		int got = -1;
+#pragma unroll
+		for (int t = S - 1; t >= 0; t--)
+			if (pl[t] < lv)
+				got = t;
+		if (got >= 0) {
+			out[x] = r[got]; /* R = 1: local row r is global vertex r */
+			pred[j * b + x] = B2_PRED_RESOLVED;
+		}
+	}
+}
+
 /* The lean predecessor exchange (backend.h). The owner: every owned vertex
  * gets its global predecessor where it knows it; those the fold brought
  * from row peer s are the bits of request bitmap s (w1 words apart; a warp
@@ -866,17 +943,16 @@ __global__ void k_pred_requests(const int32_t *__restrict__ level, const uint32_
 		uint32_t s = FULL; /* the sender to ask, none */
 		if (x < b) {
 			const int lv = level[x];
+			const uint32_t q = lv > 0 ? pred[j * b + x] : 0;
 			int64_t p = -1;
 			if (lv == 0)
 				p = (j * R + i) * b + x;
-			else if (lv > 0) {
-				const uint32_t q = pred[j * b + x];
-				if (q & B2_PRED_REMOTE)
-					s = q & ~B2_PRED_REMOTE;
-				else
-					p = j * b * R + q;
-			}
-			out[x] = p;
+			else if (lv > 0 && (q & B2_PRED_REMOTE) && q != B2_PRED_RESOLVED)
+				s = q & ~B2_PRED_REMOTE;
+			else if (lv > 0 && !(q & B2_PRED_REMOTE))
+				p = j * b * R + q;
+			if (q != B2_PRED_RESOLVED) /* else pred_local wrote out[x] */
+				out[x] = p;
 		}
 		for (int c = 0; c < C; c++) {
 			if (c == j)
@@ -1022,6 +1098,9 @@ struct cu_bk {
 	                        visited state (carrying()) */
 	int64_t *ncol;       /* device levels: the column peers' frontier sizes [R] */
 	uint32_t *ans;       /* [C][b] answers to the row peers' predecessor requests */
+	int32_t *plevel;     /* 1x2 with bottom-up: the levels of the row peer's
+	                        vertices, by k: carried with them, the others
+	                        at the end (cu_pred_local) */
 	/* bottom-up: the local block row-major, the column frontier as a bitmap
 	 * over local columns, the row peers' visited blocks (MPI) */
 	uint64_t *rowptr;
@@ -1105,6 +1184,12 @@ static int64_t vis_words(const cu_bk *k)
 {
 	return (k->g.C > 1 ? 2 : 1) * b2_bmp_words(k->nr);
 }
+/* A 1x2 grid that may carry the visited state (bottom-up levels): the
+ * fold's predecessors may come from the levels (cu_pred_local). */
+static int one_by_two(const cu_bk *k, const b2_bkopts *o)
+{
+	return k->g.R == 1 && k->g.C == 2 && o->bottom_up;
+}
 /* The sets a level reads its frontier from and writes its discoveries to. */
 static int front_set(const cu_bk *k)
 {
@@ -1144,7 +1229,7 @@ static void cu_destroy(void *p)
 	void *dev[] = {k->colptr, k->deg, k->cumul, k->rowidx, k->vis, k->pred, k->front, k->dst,
 	               k->bmp, k->af, k->in, k->level, k->tdeg, k->pred64, k->tmpcnt,
 	               k->dsum, k->cubtmp, k->wait_ns, k->rowptr, k->colidx, k->fcol, k->vrecv,
-	               k->dstat, k->lc, k->nzrow, k->ans};
+	               k->dstat, k->lc, k->nzrow, k->ans, k->plevel};
 	for (size_t x = 0; x < sizeof dev / sizeof dev[0]; x++)
 		if (dev[x])
 			cudaFree(dev[x]);
@@ -1274,6 +1359,8 @@ static int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 		        (size_t)g->C * (size_t)(k->bw + 1) * 4 * 2;
 	if (g->C > 1) /* the answers to the predecessor requests */
 		need += (size_t)k->nr * 4;
+	if (one_by_two(k, o))
+		need += (size_t)k->b * 4;
 	cudaMemGetInfo(&fre, &tot);
 	if (need > fre) {
 		error = b2_err(B2_EIO_, "not enough device memory on GPU %d (%s): the graph and search state need %.2f GiB, %.2f GiB are free of %.2f GiB",
@@ -1302,6 +1389,8 @@ static int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 	DALLOC(k->pred64, (size_t)k->b * 8);
 	if (g->C > 1)
 		DALLOC(k->ans, (size_t)k->nr * 4);
+	if (one_by_two(k, o))
+		DALLOC(k->plevel, (size_t)k->b * 4);
 	DALLOC(k->lc, (size_t)2 * (size_t)(g->C + 2) * 8);
 	k->lcur = k->lc;
 	DALLOC(k->tmpcnt, (size_t)(g->C + CT_N) * 4);
@@ -1620,8 +1709,7 @@ static int cu_stage_in(void *p, int dir, const b2_msg *in, int nslots, int self)
 }
 
 /* dst |= each bitmap of src (n of them, any number) shifted to its tag. */
-static int or_shifted(cu_bk *k, const uint32_t *const *bmp, const uint32_t *tag, int n, uint32_t *dst,
-                      uint32_t *dst2 = NULL)
+static int or_shifted(cu_bk *k, const uint32_t *const *bmp, const uint32_t *tag, int n, uint32_t *dst)
 {
 	for (int x0 = 0; x0 < n; x0 += PULL_MAX) {
 		Sources src;
@@ -1630,7 +1718,7 @@ static int or_shifted(cu_bk *k, const uint32_t *const *bmp, const uint32_t *tag,
 			src.bmp[x] = bmp[x0 + x];
 			src.tag[x] = tag[x0 + x];
 		}
-		k_or_shifted<<<dim3(blocks_for(k, k->bw), m), TPB, 0, k->st>>>(src, k->bw, dst, dst2);
+		k_or_shifted<<<dim3(blocks_for(k, k->bw), m), TPB, 0, k->st>>>(src, k->bw, dst);
 		CU_LAUNCHED();
 	}
 	return 0;
@@ -1989,20 +2077,19 @@ static int cu_fold_msgs(void *p, const int *use_bitmap, int mem, b2_msg *out)
 }
 
 /* What row peer c carried (a list or a bitmap of its block), into the
- * fold slot after the first part's room, then into the visited bitmap and
- * the carried rows. */
-static int cu_carry_in(void *p, const b2_msg *m, int c)
+ * fold slot after the first part's room, then into the visited bitmap,
+ * the carried rows and (1x2) the peer's levels. */
+static int cu_carry_in(void *p, const b2_msg *m, int c, int lvl)
 {
 	cu_bk *k = (cu_bk *)p;
 	b2_msg x = *m;
 	int error = to_device(k, &x, in_slot(k, B2_DIR_FOLD, c) + k->bw + 1);
-	const uint32_t *bmp = x.data, at = (uint32_t)(c * k->b);
 	if (error || !x.count)
 		return error;
-	if (x.bitmap)
-		return or_shifted(k, &bmp, &at, 1, k->vis, carried(k));
-	k_mark_rows<<<blocks_for(k, x.count), TPB, 0, k->st>>>(x.data, x.count, at, k->vis,
-	                                                       carried(k));
+	const int64_t n = x.bitmap ? k->bw : x.count;
+	k_carry<<<blocks_for(k, n), TPB, 0, k->st>>>(x.bitmap ? NULL : x.data, x.data, n,
+	                                             (uint32_t)(c * k->b), k->vis, carried(k),
+	                                             k->plevel, lvl);
 	CU_LAUNCHED();
 	return 0;
 }
@@ -2307,6 +2394,23 @@ static int cu_pred_resolve(void *p, const b2_msg *in)
 	return 0;
 }
 
+/* 1x2, every fold carried the visited state: what the levels tell of the
+ * fold's predecessors (k_peer_levels, k_pred_local); the rest is asked for. */
+static int cu_pred_local(void *p)
+{
+	cu_bk *k = (cu_bk *)p;
+	if (!k->plevel)
+		return b2_err(B2_EFAIL_, "internal: predecessors from the levels on a %dx%d grid",
+		              k->g.R, k->g.C);
+	k_peer_levels<<<blocks_for(k, k->b), TPB, 0, k->st>>>(
+		k->vis, carried(k), k->pred, k->level, k->b, (1 - k->g.j) * k->b, k->plevel);
+	CU_LAUNCHED();
+	k_pred_local<<<blocks_for(k, k->b), TPB, 0, k->st>>>(k->level, k->pred, k->plevel, k->colptr,
+	                                                     k->rowidx, k->b, k->g.j, k->pred64);
+	CU_LAUNCHED();
+	return 0;
+}
+
 /* ---- what transports address or map -------------------------------------- */
 
 static int cu_regions(void *p, b2_regions *r)
@@ -2428,7 +2532,8 @@ extern "C" {
 const b2_backend b2_cuda_backend = {
 	"cuda", cu_create, cu_destroy, cu_host_alloc, cu_host_free, cu_begin, cu_front_msg,
 	cu_stage_in, cu_visited_bufs, cu_visited_in, cu_expand, cu_fold_msgs, cu_carry_in, cu_update,
-	cu_pred_requests, cu_pred_answers, cu_pred_resolve, cu_pred, cu_degree_sum, cu_regions,
+	cu_pred_requests, cu_pred_answers, cu_pred_resolve, cu_pred_local, cu_pred,
+	cu_degree_sum, cu_regions,
 	cu_peers, cu_device_levels, cu_level_phases,
 };
 
