@@ -1098,9 +1098,10 @@ struct cu_bk {
 	                        visited state (carrying()) */
 	int64_t *ncol;       /* device levels: the column peers' frontier sizes [R] */
 	uint32_t *ans;       /* [C][b] answers to the row peers' predecessor requests */
-	int32_t *plevel;     /* 1x2 with bottom-up: the levels of the row peer's
-	                        vertices, by k: carried with them, the others
-	                        at the end (cu_pred_local) */
+	int32_t *plevel;     /* 1x2, message levels carrying the visited state:
+	                        the levels of the row peer's vertices, by k:
+	                        carried with them, the others at the end
+	                        (cu_pred_local) */
 	/* bottom-up: the local block row-major, the column frontier as a bitmap
 	 * over local columns, the row peers' visited blocks (MPI) */
 	uint64_t *rowptr;
@@ -1183,12 +1184,6 @@ static uint32_t *carried(const cu_bk *k)
 static int64_t vis_words(const cu_bk *k)
 {
 	return (k->g.C > 1 ? 2 : 1) * b2_bmp_words(k->nr);
-}
-/* A 1x2 grid that may carry the visited state (bottom-up levels): the
- * fold's predecessors may come from the levels (cu_pred_local). */
-static int one_by_two(const cu_bk *k, const b2_bkopts *o)
-{
-	return k->g.R == 1 && k->g.C == 2 && o->bottom_up;
 }
 /* The sets a level reads its frontier from and writes its discoveries to. */
 static int front_set(const cu_bk *k)
@@ -1359,7 +1354,7 @@ static int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 		        (size_t)g->C * (size_t)(k->bw + 1) * 4 * 2;
 	if (g->C > 1) /* the answers to the predecessor requests */
 		need += (size_t)k->nr * 4;
-	if (one_by_two(k, o))
+	if (g->R == 1 && g->C == 2 && o->bottom_up) /* maybe the peer's levels (cu_device_levels) */
 		need += (size_t)k->b * 4;
 	cudaMemGetInfo(&fre, &tot);
 	if (need > fre) {
@@ -1389,8 +1384,6 @@ static int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 	DALLOC(k->pred64, (size_t)k->b * 8);
 	if (g->C > 1)
 		DALLOC(k->ans, (size_t)k->nr * 4);
-	if (one_by_two(k, o))
-		DALLOC(k->plevel, (size_t)k->b * 4);
 	DALLOC(k->lc, (size_t)2 * (size_t)(g->C + 2) * 8);
 	k->lcur = k->lc;
 	DALLOC(k->tmpcnt, (size_t)(g->C + CT_N) * 4);
@@ -1659,9 +1652,15 @@ static int vis_wanted(const cu_bk *k)
 
 static int cu_device_levels(void *p, int on, int carry)
 {
-	((cu_bk *)p)->devlev = on;
-	((cu_bk *)p)->carry = carry;
-	return 0;
+	cu_bk *k = (cu_bk *)p;
+	int error = 0;
+	k->devlev = on;
+	k->carry = carry;
+	/* message levels carrying on 1x2: the peer's levels, for cu_pred_local */
+	if (!on && carry && k->g.R == 1 && k->g.C == 2 && !k->plevel)
+		DALLOC(k->plevel, (size_t)k->b * 4);
+done:
+	return error;
 }
 
 /* Puts message m (a list, or a bitmap of bw words) into device slot
