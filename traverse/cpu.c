@@ -611,7 +611,7 @@ static int cpu_pred_resolve(void *p, const b2_msg *in)
 	for (int s = 0; s < k->g.C; s++) {
 		const uint32_t *req = k->dst + (size_t)s * (size_t)b;
 		const int64_t n = s == k->g.j ? 0 : in[s].count;
-		if (n != (s == k->g.j ? 0 : k->nreq[s]))
+		if (s != k->g.j && n != k->nreq[s])
 			return b2_err(B2_EFAIL, "internal: row peer %d answered %lld predecessors, "
 			              "%lld were asked", s, (long long)n, (long long)k->nreq[s]);
 #pragma omp parallel for schedule(static) if (n > 65536)

@@ -461,6 +461,14 @@ __global__ void k_nonempty(const uint64_t *__restrict__ rowptr, int64_t nr, uint
 /* dst's bits [tag, tag + 32*nwords) |= bitmap blockIdx.y of src: blocks of
  * b bits that start anywhere in dst (the column frontier, the rows'
  * visited state). Neighbouring blocks share a word: atomics. */
+/* Word w of a bitmap, shifted by sh bits, ORed into d[x] and d[x + 1]. */
+__device__ __forceinline__ void or_word_shifted(uint32_t *d, int64_t x, uint32_t w, uint32_t sh)
+{
+	atomicOr(&d[x], w << sh);
+	if (sh && (w >> (32 - sh)))
+		atomicOr(&d[x + 1], w >> (32 - sh));
+}
+
 __global__ void k_or_shifted(Sources src, int64_t nwords, uint32_t *dst)
 {
 	const uint32_t *bmp = src.bmp[blockIdx.y];
@@ -469,11 +477,8 @@ __global__ void k_or_shifted(Sources src, int64_t nwords, uint32_t *dst)
 	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < nwords;
 	     x += (int64_t)gridDim.x * blockDim.x) {
 		const uint32_t w = __ldcv(&bmp[x]);
-		if (!w)
-			continue;
-		atomicOr(&d[x], w << sh);
-		if (sh && (w >> (32 - sh)))
-			atomicOr(&d[x + 1], w >> (32 - sh));
+		if (w)
+			or_word_shifted(d, x, w, sh);
 	}
 }
 
@@ -498,13 +503,8 @@ __global__ void k_carry(const uint32_t *__restrict__ list, const uint32_t *__res
 		const uint32_t w = __ldg(&bmp[x]);
 		if (!w)
 			continue;
-		const int64_t d = (base >> 5) + x;
-		atomicOr(&vis[d], w << sh);
-		atomicOr(&carried[d], w << sh);
-		if (sh && (w >> (32 - sh))) {
-			atomicOr(&vis[d + 1], w >> (32 - sh));
-			atomicOr(&carried[d + 1], w >> (32 - sh));
-		}
+		or_word_shifted(vis + (base >> 5), x, w, sh);
+		or_word_shifted(carried + (base >> 5), x, w, sh);
 		for (uint32_t t = w; t && plevel; t &= t - 1)
 			plevel[x * 32 + __ffs(t) - 1] = lvl;
 	}

@@ -184,6 +184,13 @@ static void expand_exchange(b2_search *s, int64_t nfront)
 	check(be->stage_in(s->bk, B2_DIR_EXPAND, s->expand.in, s->R, s->i));
 }
 
+/* Message levels on a row that carries the visited state carry it with
+ * every fold (device levels: bottom-up levels only; transport.h). */
+static int every_fold_carries(const b2_search *s)
+{
+	return s->fold.carry && !s->device_levels;
+}
+
 /* 4. The fold exchange: discoveries to their owners along the grid row.
  * With device levels: bitmaps, moved on the device or read in place by
  * the update (the row peers were signalled by the step); a bottom-up
@@ -193,7 +200,7 @@ static void expand_exchange(b2_search *s, int64_t nfront)
 static void fold_exchange(b2_search *s, int lvl, int dir)
 {
 	const b2_backend *be = s->be;
-	s->fold.carrying = s->fold.carry && (dir == B2_BOTTOM_UP || !s->device_levels);
+	s->fold.carrying = every_fold_carries(s) || (s->fold.carry && dir == B2_BOTTOM_UP);
 	if (s->device_levels) {
 		s->bitmap_msgs += s->C - 1;
 		if (s->C > 1) {
@@ -292,7 +299,7 @@ int b2_search_run(b2_search *s, int64_t root)
 	/* begin: the row's visited state is not current, except where every
 	 * fold carries it (message levels, transport.h): there only the root
 	 * is missing, in the row peers of its owner */
-	s->fold.carrying = s->fold.carry && !s->device_levels;
+	s->fold.carrying = every_fold_carries(s);
 	if (s->fold.carrying && blk % s->R == s->i && blk / s->R != s->j) {
 		uint32_t k = (uint32_t)(root - blk * s->b);
 		check(be->carry_in(bk, &(b2_msg){&k, 1, 0}, (int)(blk / s->R), 0));
@@ -336,7 +343,7 @@ int b2_search_run(b2_search *s, int64_t root)
 	/* deferred predecessors: owners learn the local column their sender
 	 * saw, or (1x2, every fold carried) find a neighbour a level up */
 	double tr = b2_now();
-	const int carried_all = s->fold.carry && !s->device_levels;
+	const int carried_all = every_fold_carries(s);
 	const int local = carried_all && s->R == 1 && s->C == 2 && be->pred_local;
 	double tl = tr;
 	if (local) { /* most with no exchange, the rest asked for (backend.h) */
