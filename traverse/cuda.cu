@@ -33,6 +33,7 @@
 /* common/b2.h pulls in mpi.h, which nvcc is not given: the few things used
  * here are declared again (same signatures as b2.h). */
 extern "C" int b2_err(int code, const char *fmt, ...);
+extern "C" int b2_rank;
 enum { B2_EFAIL_ = 1, B2_EIO_ = 4 };
 
 #define CU(call)                                                                              \
@@ -55,7 +56,7 @@ enum { B2_EFAIL_ = 1, B2_EIO_ = 4 };
 	} while (0)
 
 #define FULL 0xffffffffu
-enum { TPB = 256 };
+enum { TPB = 256, PMARKS = 12 };
 
 /* ---- kernels ------------------------------------------------------------ */
 
@@ -179,6 +180,22 @@ __global__ void k_unpack(Sources src, int64_t nwords, uint32_t *__restrict__ dst
 				        (uint32_t)((wb + src_lane) * 32 + lane) + off);
 		}
 	}
+}
+
+/* A fold list (k_unpack, in device memory) into the pinned buffer a host
+ * transport sends from: consecutive threads, consecutive words, so whole
+ * lines cross PCIe, where the unpacking's own writes of a sparse bitmap
+ * cross it a word or two at a time. Nothing when *n > cap: the bitmap
+ * travels. */
+__global__ void k_list_to_host(const uint32_t *__restrict__ src, const unsigned long long *n,
+                               unsigned cap, uint32_t *dst)
+{
+	const unsigned long long m = *n;
+	if (m > cap)
+		return;
+	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < (int64_t)m;
+	     x += (int64_t)gridDim.x * blockDim.x)
+		dst[x] = __ldg(&src[x]);
 }
 
 /* Message levels' end (device levels have the update's instead): what the
@@ -879,17 +896,53 @@ __global__ void k_peer_levels(const uint32_t *__restrict__ vis, const uint32_t *
 	}
 }
 
+/* Rows t0 .. t0 + Q - 1 of own column [e0, e1) counted from the peer's end
+ * (the last rows for j = 0), their loads issued together: 1 with *row the
+ * first of a level below lv, 0 if none, -1 if the peer's rows [lo, hi)
+ * ended among them (the column's rows ascend: no more are the peer's). */
+template <int Q>
+static __device__ __forceinline__ int peer_parent(const uint32_t *__restrict__ rowidx, uint64_t e0,
+                                                  uint64_t e1, int64_t j, int t0, int64_t lo,
+                                                  int64_t hi, const int32_t *__restrict__ plevel,
+                                                  int lv, uint32_t *row)
+{
+	uint32_t r[Q];
+	int pl[Q];
+	const uint64_t n = e1 - e0;
+#pragma unroll
+	for (int t = 0; t < Q; t++)
+		r[t] = (uint64_t)(t0 + t) < n ? __ldg(&rowidx[j == 0 ? e1 - 1 - (t0 + t) : e0 + t0 + t]) : 0;
+	bool in = true;
+#pragma unroll
+	for (int t = 0; t < Q; t++) {
+		in = in && (uint64_t)(t0 + t) < n && r[t] >= lo && r[t] < hi;
+		pl[t] = in ? __ldg(&plevel[r[t] - lo]) : INT_MAX;
+	}
+	int got = -1;
+#pragma unroll
+	for (int t = Q - 1; t >= 0; t--)
+		if (pl[t] < lv)
+			got = t;
+	if (got >= 0) {
+		*row = r[got];
+		return 1;
+	}
+	return in ? 0 : -1;
+}
+
 /* Then for a vertex x of level L that the fold brought: the row peer
  * found it from a neighbour of level L - 1 in its block, and the own
  * column x (R = 1: all of x's neighbours, rows ascending) lists it: a peer
- * row of a level below L is one (at most B2_PRED_SCAN looked at). Found:
- * out[x], and pred marks x resolved. */
+ * row of a level below L is one (at most B2_PRED_SCAN looked at: the first
+ * two, which mostly hold one, then the rest, so that the scattered level
+ * reads are mostly two a vertex, not B2_PRED_SCAN). Found: out[x], and
+ * pred marks x resolved. */
 __global__ void k_pred_local(const int32_t *__restrict__ level, uint32_t *pred,
                              const int32_t *__restrict__ plevel, const uint64_t *__restrict__ colptr,
                              const uint32_t *__restrict__ rowidx, int64_t b, int64_t j,
                              int64_t *__restrict__ out)
 {
-	enum { S = B2_PRED_SCAN };
+	enum { S = B2_PRED_SCAN, F = 2 };
 	const int64_t lo = (1 - j) * b, hi = lo + b;
 	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < b;
 	     x += (int64_t)gridDim.x * blockDim.x) {
@@ -897,26 +950,12 @@ __global__ void k_pred_local(const int32_t *__restrict__ level, uint32_t *pred,
 		if (lv <= 0 || !(pred[j * b + x] & B2_PRED_REMOTE))
 			continue;
 		const uint64_t e0 = colptr[x], e1 = colptr[x + 1];
-		/* the peer's rows first (at the end of the column for j = 0); the
-		 * loads of all S rows at once: two waits, not 2 S */
-		uint32_t r[S];
-		int pl[S];
-#pragma unroll
-		for (int t = 0; t < S; t++)
-			r[t] = (uint64_t)t < e1 - e0 ? __ldg(&rowidx[j == 0 ? e1 - 1 - t : e0 + t]) : 0;
-		bool in = true;
-#pragma unroll
-		for (int t = 0; t < S; t++) {
-			in = in && (uint64_t)t < e1 - e0 && r[t] >= lo && r[t] < hi;
-			pl[t] = in ? __ldg(&plevel[r[t] - lo]) : INT_MAX;
-		}
-		int got = -1;
-#pragma unroll
-		for (int t = S - 1; t >= 0; t--)
-			if (pl[t] < lv)
-				got = t;
-		if (got >= 0) {
-			out[x] = r[got]; /* R = 1: local row r is global vertex r */
+		uint32_t r = 0;
+		int got = peer_parent<F>(rowidx, e0, e1, j, 0, lo, hi, plevel, lv, &r);
+		if (got == 0)
+			got = peer_parent<S - F>(rowidx, e0, e1, j, F, lo, hi, plevel, lv, &r);
+		if (got == 1) {
+			out[x] = r; /* R = 1: local row r is global vertex r */
 			pred[j * b + x] = B2_PRED_RESOLVED;
 		}
 	}
@@ -926,16 +965,22 @@ __global__ void k_pred_local(const int32_t *__restrict__ level, uint32_t *pred,
  * gets its global predecessor where it knows it; those the fold brought
  * from row peer s are the bits of request bitmap s (w1 words apart; a warp
  * writes one word of each, so no bitmap needs clearing first), counted in
- * cnt[s] with one atomic per warp and sender. The lists made from them
+ * cnt[s]: a warp's count into the block's (shared memory), then one
+ * global atomic per block and sender, since an atomic per warp would queue
+ * on one word (65536 of them at b = 2^21). The lists made from them
  * (k_ordered) are in ascending order, the order the answers come back in,
- * whichever form the requests travel in. */
+ * whichever form the requests travel in. Dynamic shared memory: C counts. */
 __global__ void k_pred_requests(const int32_t *__restrict__ level, const uint32_t *__restrict__ pred,
                                 int64_t b, int64_t R, int64_t i, int64_t j,
                                 int64_t *__restrict__ out, unsigned long long *cnt, uint32_t *rbmp,
                                 int64_t w1, int C)
 {
+	extern __shared__ unsigned long long asked[];
 	const int lane = threadIdx.x & 31;
 	const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+	for (int c = threadIdx.x; c < C; c += blockDim.x)
+		asked[c] = 0;
+	__syncthreads();
 	/* warp-uniform loop: every lane takes part in the match below */
 	for (int64_t base = (int64_t)blockIdx.x * blockDim.x + (threadIdx.x & ~31); base < b;
 	     base += stride) {
@@ -961,10 +1006,14 @@ __global__ void k_pred_requests(const int32_t *__restrict__ level, const uint32_
 			if (lane == 0) {
 				rbmp[c * w1 + (base >> 5)] = m;
 				if (m)
-					atomicAdd(&cnt[c], (unsigned long long)__popc(m));
+					atomicAdd(&asked[c], (unsigned long long)__popc(m));
 			}
 		}
 	}
+	__syncthreads();
+	for (int c = threadIdx.x; c < C; c += blockDim.x)
+		if (asked[c])
+			atomicAdd(&cnt[c], asked[c]);
 }
 
 /* pop[x] = the set bits of bitmap word x (x < nw): what k_ordered's scan adds up. */
@@ -1007,13 +1056,18 @@ __global__ void k_pred_answers(const uint32_t *__restrict__ list, int64_t n,
 /* What a row peer will ask for when every fold carried the visited state
  * (backend.h): the rows at + x of its block (x < b) visited here and not
  * carried, as a bitmap (a warp writes one word of it, and its count to
- * pop, as k_word_pop would), counted in *cnt. */
+ * pop, as k_word_pop would), counted in *cnt (per block first, as in
+ * k_pred_requests). */
 __global__ void k_pred_due(const uint32_t *__restrict__ vis, const uint32_t *__restrict__ carried,
                            int64_t at, int64_t b, uint32_t *due, uint32_t *pop,
                            unsigned long long *cnt)
 {
+	__shared__ unsigned long long n;
 	const int lane = threadIdx.x & 31;
 	const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+	if (threadIdx.x == 0)
+		n = 0;
+	__syncthreads();
 	for (int64_t base = (int64_t)blockIdx.x * blockDim.x + (threadIdx.x & ~31); base < b;
 	     base += stride) {
 		const int64_t x = base + lane, r = at + x;
@@ -1024,9 +1078,12 @@ __global__ void k_pred_due(const uint32_t *__restrict__ vis, const uint32_t *__r
 			due[base >> 5] = m;
 			pop[base >> 5] = __popc(m);
 			if (m)
-				atomicAdd(cnt, (unsigned long long)__popc(m));
+				atomicAdd(&n, (unsigned long long)__popc(m));
 		}
 	}
+	__syncthreads();
+	if (threadIdx.x == 0 && n)
+		atomicAdd(cnt, n);
 }
 
 /* The answers of row peer s (its grid column's columns start at s*b*R). */
@@ -1098,6 +1155,11 @@ struct cu_bk {
 	                        visited state (carrying()) */
 	int64_t *ncol;       /* device levels: the column peers' frontier sizes [R] */
 	uint32_t *ans;       /* [C][b] answers to the row peers' predecessor requests */
+	/* B2_TRACE_LEVELS: device times between the predecessor exchange's
+	 * steps (pmark), printed by rank 0 */
+	int ptrace, npm;
+	cudaEvent_t pm[PMARKS];
+	const char *pmname[PMARKS];
 	int32_t *plevel;     /* 1x2, message levels carrying the visited state:
 	                        the levels of the row peer's vertices, by k:
 	                        carried with them, the others at the end
@@ -1108,7 +1170,7 @@ struct cu_bk {
 	uint32_t *colidx, *fcol, *vrecv, *nzrow;
 	uint32_t *h_vsend, *h_vrecv;
 	int vis_host;        /* the own visited block goes to h_vsend (MPI sends it) */
-	int fold_host;       /* fold lists go to h_dst (MPI sends them) */
+	int fold_host;       /* fold lists are copied on to h_dst (MPI sends them) */
 	/* the step's counts: [c < C] discoveries per grid column, [C] the own
 	 * column's degrees, [C + 1] edges examined (device levels: the last two are
 	 * the update's counters; h_lc: [C + 2] the level's sequence number, and
@@ -1234,6 +1296,9 @@ static void cu_destroy(void *p)
 		cu_host_free(host[x]);
 	for (int e = 0; e < k->nev; e++)
 		cudaEventDestroy(k->ev[e]);
+	for (int e = 0; e < PMARKS; e++)
+		if (k->pm[e])
+			cudaEventDestroy(k->pm[e]);
 	if (k->copied)
 		cudaEventDestroy(k->copied);
 	free(k->ev);
@@ -1317,6 +1382,7 @@ static int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 	}
 	k->nsm = prop.multiProcessorCount;
 	k->grid = k->nsm * (2048 / TPB);
+	k->ptrace = getenv("B2_TRACE_LEVELS") != NULL;
 	{
 		/* the expansion's warps split the edges evenly: all of them must be
 		 * resident at once, or a second wave doubles the tail */
@@ -1447,8 +1513,8 @@ static int blocks_for(const cu_bk *k, int64_t n)
 	return g < 1 ? 1 : g > k->grid ? k->grid : (int)g;
 }
 
-/* Where fold list c goes: the device, or straight into the pinned host
- * buffer a host transport sends from. */
+/* Where fold list c is sent from: the device (where it is made), or the
+ * pinned host buffer a host transport sends from (k_list_to_host). */
 static uint32_t *fold_list(const cu_bk *k, int c)
 {
 	return k->fold_host ? k->h_dst + (size_t)c * (size_t)k->slotw : k->dst + (size_t)c * (size_t)k->b;
@@ -2017,14 +2083,23 @@ static int cu_expand(void *p, int lvl, int dir, int64_t *cnt_out, int64_t *exami
 		k->bmp, k->bw, (uint64_t)(k->bw + 1), C, j, front_tdeg(k),
 		k->lcur, e);
 	CU_LAUNCHED();
-	/* fold messages small enough to travel as lists become lists now:
-	 * straight into the pinned send buffers once a host transport has
-	 * asked for them (fold_msgs), so that nothing is left to copy */
-	for (int c = 0; c < C; c++)
-		if ((c != j || carrying_msgs(k)) && k->o.fold_cap > 0 &&
-		    (error = unpack(k, bmp_of(k, c), 0, fold_list(k, c), NULL, k->tmpcnt + c,
-		                    k->lcur + c, (unsigned)k->o.fold_cap, no_zero)))
+	/* fold messages small enough to travel as lists become lists now, on
+	 * the device; once a host transport has asked for them (fold_msgs),
+	 * copied on into the pinned send buffers by whole lines
+	 * (k_list_to_host), so that nothing is left to copy */
+	for (int c = 0; c < C; c++) {
+		if ((c == j && !carrying_msgs(k)) || k->o.fold_cap <= 0)
+			continue;
+		uint32_t *d = k->dst + (size_t)c * (size_t)k->b;
+		if ((error = unpack(k, bmp_of(k, c), 0, d, NULL, k->tmpcnt + c, k->lcur + c,
+		                    (unsigned)k->o.fold_cap, no_zero)))
 			return error;
+		if (k->fold_host) {
+			k_list_to_host<<<blocks_for(k, k->o.fold_cap), TPB, 0, k->st>>>(
+				d, k->lcur + c, (unsigned)k->o.fold_cap, fold_list(k, c));
+			CU_LAUNCHED();
+		}
+	}
 	/* with fold lists the host sends what the stream wrote: all of it done */
 	if (C > 1)
 		CU(cudaStreamSynchronize(k->st));
@@ -2248,6 +2323,33 @@ static int ordered_list(cu_bk *k, const uint32_t *bmp, uint32_t *dst, int popped
 	return 0;
 }
 
+/* B2_TRACE_LEVELS: a point of the predecessor exchange on the stream; the
+ * device time up to it is printed under `what` (pmark_print, rank 0). */
+static void pmark(cu_bk *k, const char *what)
+{
+	if (!k->ptrace || k->npm >= PMARKS)
+		return;
+	if (!k->pm[k->npm] && cudaEventCreate(&k->pm[k->npm]) != cudaSuccess)
+		return;
+	k->pmname[k->npm] = what;
+	if (cudaEventRecord(k->pm[k->npm], k->st) == cudaSuccess)
+		k->npm++;
+}
+
+static void pmark_print(cu_bk *k)
+{
+	float ms;
+	if (k->ptrace && b2_rank == 0 && k->npm > 1 &&
+	    cudaEventSynchronize(k->pm[k->npm - 1]) == cudaSuccess) {
+		fprintf(stderr, "pred device");
+		for (int x = 1; x < k->npm; x++)
+			if (cudaEventElapsedTime(&ms, k->pm[x - 1], k->pm[x]) == cudaSuccess)
+				fprintf(stderr, "  %s %.1f", k->pmname[x], ms * 1e3);
+		fprintf(stderr, " us\n");
+	}
+	k->npm = 0;
+}
+
 /* The lean predecessor exchange (backend.h). The owner's requests to row
  * peer s: a bitmap over its b vertices (in discovery bitmap s of set 0,
  * free after the levels) or, when the list is smaller (the fold's rule,
@@ -2266,11 +2368,14 @@ static int cu_pred_requests(void *p, int mem, b2_msg *out)
 	const int C = k->g.C, j = k->g.j, host = mem == B2_MEM_HOST;
 	if (!k->copied)
 		CU(cudaEventCreateWithFlags(&k->copied, cudaEventDisableTiming));
+	if (!k->npm)
+		pmark(k, "start");
 	CU(cudaMemsetAsync(k->lc, 0, (size_t)C * 8, k->st));
-	k_pred_requests<<<blocks_for(k, k->b), TPB, 0, k->st>>>(
+	k_pred_requests<<<blocks_for(k, k->b), TPB, (size_t)C * 8, k->st>>>(
 		k->level, k->pred, k->b, k->g.R, k->g.i, j, k->pred64, k->lc, bmp_set(k, 0, 0),
 		k->bw + 1, C);
 	CU_LAUNCHED();
+	pmark(k, "requests");
 	CU(cudaMemcpyAsync(k->h_lc, k->lc, (size_t)C * 8, cudaMemcpyDeviceToHost, k->st));
 	for (int c = 0; c < C && host && out; c++)
 		if (c != j)
@@ -2280,6 +2385,7 @@ static int cu_pred_requests(void *p, int mem, b2_msg *out)
 	for (int c = 0; c < C; c++)
 		if (c != j && (error = ordered_list(k, bmp_set(k, 0, c), k->dst + (size_t)c * (size_t)k->b)))
 			return error;
+	pmark(k, "copy+lists");
 	if (!out) /* the lists only: the requests do not travel (their counts,
 	             for pred_resolve's check, arrive meanwhile) */
 		return 0;
@@ -2313,6 +2419,7 @@ static int cu_pred_answers(void *p, int mem, const b2_msg *in, b2_msg *out)
 	int error = 0;
 	const int C = k->g.C, j = k->g.j;
 	unsigned long long *due = k->lc + C + 2; /* the second set: free after the levels */
+	pmark(k, k->npm ? "(wait)" : "start");
 	if (!in)
 		CU(cudaMemsetAsync(due, 0, (size_t)C * 8, k->st));
 	for (int c = 0; c < C; c++) {
@@ -2343,6 +2450,7 @@ static int cu_pred_answers(void *p, int mem, const b2_msg *in, b2_msg *out)
 			k->front, n, in ? NULL : due + c, pred, a);
 		CU_LAUNCHED();
 	}
+	pmark(k, "answers");
 	if (!in)
 		CU(cudaMemcpyAsync(k->h_lc + C + 3, due, (size_t)C * 8, cudaMemcpyDeviceToHost, k->st));
 	CU(cudaStreamSynchronize(k->st));
@@ -2359,6 +2467,7 @@ static int cu_pred_resolve(void *p, const b2_msg *in)
 {
 	cu_bk *k = (cu_bk *)p;
 	const int j = k->g.j;
+	pmark(k, k->npm ? "(wait)" : "start");
 	if (in) {
 		for (int s = 0; s < k->g.C; s++) {
 			const b2_msg m = in[s];
@@ -2371,7 +2480,9 @@ static int cu_pred_resolve(void *p, const b2_msg *in)
 				(int64_t)s * k->b * k->g.R, k->pred64);
 			CU_LAUNCHED();
 		}
+		pmark(k, "apply");
 		CU(cudaStreamSynchronize(k->st));
+		pmark_print(k);
 		for (int s = 0; s < k->g.C; s++)
 			if (s != j && in[s].count != (int64_t)k->h_lc[s])
 				return b2_err(B2_EFAIL_, "internal: row peer %d answered %lld predecessors, "
@@ -2389,7 +2500,9 @@ static int cu_pred_resolve(void *p, const b2_msg *in)
 	k_resolve<<<blocks_for(k, k->b), TPB, 0, k->st>>>(k->level, k->pred, peers, k->b, k->g.R,
 	                                                  k->g.i, j, k->pred64);
 	CU_LAUNCHED();
+	pmark(k, "resolve");
 	CU(cudaStreamSynchronize(k->st));
+	pmark_print(k);
 	return 0;
 }
 
@@ -2401,12 +2514,14 @@ static int cu_pred_local(void *p)
 	if (!k->plevel)
 		return b2_err(B2_EFAIL_, "internal: predecessors from the levels on a %dx%d grid",
 		              k->g.R, k->g.C);
+	pmark(k, "start");
 	k_peer_levels<<<blocks_for(k, k->b), TPB, 0, k->st>>>(
 		k->vis, carried(k), k->pred, k->level, k->b, (1 - k->g.j) * k->b, k->plevel);
 	CU_LAUNCHED();
 	k_pred_local<<<blocks_for(k, k->b), TPB, 0, k->st>>>(k->level, k->pred, k->plevel, k->colptr,
 	                                                     k->rowidx, k->b, k->g.j, k->pred64);
 	CU_LAUNCHED();
+	pmark(k, "local");
 	return 0;
 }
 
