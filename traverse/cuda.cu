@@ -475,9 +475,6 @@ __global__ void k_nonempty(const uint64_t *__restrict__ rowptr, int64_t nr, uint
 	}
 }
 
-/* dst's bits [tag, tag + 32*nwords) |= bitmap blockIdx.y of src: blocks of
- * b bits that start anywhere in dst (the column frontier, the rows'
- * visited state). Neighbouring blocks share a word: atomics. */
 /* Word w of a bitmap, shifted by sh bits, ORed into d[x] and d[x + 1]. */
 __device__ __forceinline__ void or_word_shifted(uint32_t *d, int64_t x, uint32_t w, uint32_t sh)
 {
@@ -486,6 +483,9 @@ __device__ __forceinline__ void or_word_shifted(uint32_t *d, int64_t x, uint32_t
 		atomicOr(&d[x + 1], w >> (32 - sh));
 }
 
+/* dst's bits [tag, tag + 32*nwords) |= bitmap blockIdx.y of src: blocks of
+ * b bits that start anywhere in dst (the column frontier, the rows'
+ * visited state). Neighbouring blocks share a word: atomics. */
 __global__ void k_or_shifted(Sources src, int64_t nwords, uint32_t *dst)
 {
 	const uint32_t *bmp = src.bmp[blockIdx.y];
@@ -2336,6 +2336,13 @@ static void pmark(cu_bk *k, const char *what)
 		k->npm++;
 }
 
+/* The first mark of a search's exchange is its start; a later entry point
+ * marks the host's gap since the last one. */
+static void pmark_enter(cu_bk *k)
+{
+	pmark(k, k->npm ? "(wait)" : "start");
+}
+
 static void pmark_print(cu_bk *k)
 {
 	float ms;
@@ -2368,8 +2375,7 @@ static int cu_pred_requests(void *p, int mem, b2_msg *out)
 	const int C = k->g.C, j = k->g.j, host = mem == B2_MEM_HOST;
 	if (!k->copied)
 		CU(cudaEventCreateWithFlags(&k->copied, cudaEventDisableTiming));
-	if (!k->npm)
-		pmark(k, "start");
+	pmark_enter(k);
 	CU(cudaMemsetAsync(k->lc, 0, (size_t)C * 8, k->st));
 	k_pred_requests<<<blocks_for(k, k->b), TPB, (size_t)C * 8, k->st>>>(
 		k->level, k->pred, k->b, k->g.R, k->g.i, j, k->pred64, k->lc, bmp_set(k, 0, 0),
@@ -2419,7 +2425,7 @@ static int cu_pred_answers(void *p, int mem, const b2_msg *in, b2_msg *out)
 	int error = 0;
 	const int C = k->g.C, j = k->g.j;
 	unsigned long long *due = k->lc + C + 2; /* the second set: free after the levels */
-	pmark(k, k->npm ? "(wait)" : "start");
+	pmark_enter(k);
 	if (!in)
 		CU(cudaMemsetAsync(due, 0, (size_t)C * 8, k->st));
 	for (int c = 0; c < C; c++) {
@@ -2467,7 +2473,7 @@ static int cu_pred_resolve(void *p, const b2_msg *in)
 {
 	cu_bk *k = (cu_bk *)p;
 	const int j = k->g.j;
-	pmark(k, k->npm ? "(wait)" : "start");
+	pmark_enter(k);
 	if (in) {
 		for (int s = 0; s < k->g.C; s++) {
 			const b2_msg m = in[s];
@@ -2514,7 +2520,7 @@ static int cu_pred_local(void *p)
 	if (!k->plevel)
 		return b2_err(B2_EFAIL_, "internal: predecessors from the levels on a %dx%d grid",
 		              k->g.R, k->g.C);
-	pmark(k, "start");
+	pmark_enter(k);
 	k_peer_levels<<<blocks_for(k, k->b), TPB, 0, k->st>>>(
 		k->vis, carried(k), k->pred, k->level, k->b, (1 - k->g.j) * k->b, k->plevel);
 	CU_LAUNCHED();
