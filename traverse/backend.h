@@ -31,9 +31,9 @@ extern "C" {
 /* Provisional predecessor of an owned vertex found in the fold: the sender's
  * grid column with this bit set (local columns are < 2^31, main.c checks). */
 #define B2_PRED_REMOTE 0x80000000u
-/* An owned vertex whose global predecessor pred_local found: not asked for. */
+/* An owned vertex whose global predecessor pred_local found. */
 #define B2_PRED_RESOLVED 0xFFFFFFFFu
-/* Rows pred_local looks at per vertex. */
+/* Rows pred_local looks at per vertex first (CUDA: one thread a vertex). */
 #define B2_PRED_SCAN 8
 
 /* One message: `count` vertices, as a list of `count` words, or as a bitmap
@@ -191,22 +191,24 @@ typedef struct b2_backend {
 	int (*pred_answers)(void *bk, int mem, const b2_msg *in, b2_msg *out);
 	int (*pred_resolve)(void *bk, const b2_msg *in);
 	/* Optional. 1x2 grid (R = 1, C = 2) whose every fold carried the
-	 * visited state (message levels with bottom-up allowed): resolves what
-	 * it can of the fold's vertices with no exchange, before
-	 * pred_requests, which then leaves them out (B2_PRED_RESOLVED). The
-	 * row peer found such a vertex x of level L from a neighbour of level
-	 * L - 1 in its block; the own column of x lists all of x's neighbours
-	 * (R = 1, the graph undirected), and the level of every row of the
-	 * peer's block is known here (carried with it, or found here from an
-	 * own column one level up), so a neighbour in the peer's block visited
-	 * before level L is a valid predecessor (any such is a BFS parent, not
-	 * necessarily the peer's choice). Only the first B2_PRED_SCAN rows of
-	 * the peer's block in the column are looked at: a vertex whose parents
-	 * are few among many neighbours (an early level) is asked for. The
-	 * CUDA backend offers it; on the CPU its chains of dependent memory
-	 * reads took longer than the exchange (2.7 against ~1 ms a search at
-	 * scale 18 on the development machine), so the CPU backend leaves it
-	 * NULL and the exchange asks for all (without requests, above). */
+	 * visited state (message levels with bottom-up allowed): resolves
+	 * every one of the fold's vertices with no exchange; the level loop
+	 * then calls pred_resolve(NULL), which keeps what this wrote
+	 * (B2_PRED_RESOLVED). The row peer found such a vertex x of level L
+	 * from a neighbour of level L - 1 in its block; the own column of x
+	 * lists all of x's neighbours (R = 1, the graph undirected), and the
+	 * level of every row of the peer's block is known here (carried with
+	 * it, or found here from an own column one level up), so a neighbour
+	 * in the peer's block visited before level L is a valid predecessor
+	 * (any such is a BFS parent, not necessarily the peer's choice). The
+	 * CUDA backend looks at the first B2_PRED_SCAN peer rows of every such
+	 * column, one thread a vertex, and scans what is left (a vertex whose
+	 * parents are few among many neighbours, mostly of an early level) a
+	 * warp per chunk of its column. On the CPU the scan's chains of
+	 * dependent memory reads took longer than the exchange (2.7 against
+	 * ~1 ms a search at scale 18 on the development machine), so the CPU
+	 * backend leaves it NULL and the exchange asks for all (without
+	 * requests, above). */
 	int (*pred_local)(void *bk);
 	/* Global predecessors of owned vertices, -1 unreached: [b] on the host. */
 	int (*pred)(void *bk, int64_t *out);

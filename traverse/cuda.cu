@@ -853,10 +853,12 @@ k_update_words(Sources src, int nsrc, int64_t nwords, uint32_t rowbase, uint32_t
 
 /* Deferred predecessors into global ids, the whole resolution in one pass:
  * peers.bmp[s][k], read in place from row peer s (CUDA IPC), is the local
- * column s recorded for owned vertex k (with C == 1 nothing is remote). */
+ * column s recorded for owned vertex k (with C == 1 nothing is remote, and
+ * after pred_local nothing unresolved: a remote one left with no peer to
+ * read is counted in *unresolved, an internal error). */
 __global__ void k_resolve(const int32_t *__restrict__ level, const uint32_t *__restrict__ pred,
                           Sources peers, int64_t b, int64_t R, int64_t i, int64_t j,
-                          int64_t *__restrict__ out)
+                          int64_t *__restrict__ out, unsigned *unresolved)
 {
 	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < b;
 	     x += (int64_t)gridDim.x * blockDim.x) {
@@ -868,9 +870,15 @@ __global__ void k_resolve(const int32_t *__restrict__ level, const uint32_t *__r
 			p = (j * R + i) * b + x;
 		else {
 			const uint32_t q = pred[j * b + x];
+			if (q == B2_PRED_RESOLVED)
+				continue; /* pred_local wrote out[x] */
 			if (q & B2_PRED_REMOTE) {
 				const int64_t s = q & ~B2_PRED_REMOTE;
-				p = s * b * R + __ldcv(&peers.bmp[s][x]);
+				if (s >= PULL_MAX || !peers.bmp[s]) { /* nothing to read: a bug */
+					atomicAdd(unresolved, 1u);
+					p = -1;
+				} else
+					p = s * b * R + __ldcv(&peers.bmp[s][x]);
 			} else
 				p = j * b * R + q;
 		}
@@ -930,33 +938,122 @@ static __device__ __forceinline__ int peer_parent(const uint32_t *__restrict__ r
 	return in ? 0 : -1;
 }
 
+/* Rows of a column per k_pred_rest item (at least nnz / b: see cu_pred_local). */
+enum { PRED_CHUNK = 1024 };
+
 /* Then for a vertex x of level L that the fold brought: the row peer
  * found it from a neighbour of level L - 1 in its block, and the own
  * column x (R = 1: all of x's neighbours, rows ascending) lists it: a peer
- * row of a level below L is one (at most B2_PRED_SCAN looked at: the first
- * two, which mostly hold one, then the rest, so that the scattered level
- * reads are mostly two a vertex, not B2_PRED_SCAN). Found: out[x], and
- * pred marks x resolved. */
+ * row of a level below L is one. The first B2_PRED_SCAN peer rows are
+ * looked at here (the first two, which mostly hold one, then the rest, so
+ * that the scattered level reads are mostly two a vertex). Found: out[x],
+ * and pred marks x resolved. Not found: the rest of the column goes to
+ * k_pred_rest in chunks of ch rows, items (rest_x, rest_c) appended one
+ * atomic per warp (warp-uniform loop: the warp's scan of the counts). */
 __global__ void k_pred_local(const int32_t *__restrict__ level, uint32_t *pred,
                              const int32_t *__restrict__ plevel, const uint64_t *__restrict__ colptr,
                              const uint32_t *__restrict__ rowidx, int64_t b, int64_t j,
-                             int64_t *__restrict__ out)
+                             int64_t *__restrict__ out, uint64_t ch, uint32_t *rest_x,
+                             uint32_t *rest_c, unsigned *nrest)
 {
 	enum { S = B2_PRED_SCAN, F = 2 };
+	const int lane = threadIdx.x & 31;
 	const int64_t lo = (1 - j) * b, hi = lo + b;
-	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < b;
-	     x += (int64_t)gridDim.x * blockDim.x) {
+	for (int64_t base = (int64_t)blockIdx.x * blockDim.x + (threadIdx.x & ~31); base < b;
+	     base += (int64_t)gridDim.x * blockDim.x) {
+		const int64_t x = base + lane;
+		unsigned nch = 0;
+		const int lv = x < b ? level[x] : 0;
+		if (lv > 0 && (pred[j * b + x] & B2_PRED_REMOTE)) {
+			const uint64_t e0 = colptr[x], e1 = colptr[x + 1];
+			uint32_t r = 0;
+			int got = peer_parent<F>(rowidx, e0, e1, j, 0, lo, hi, plevel, lv, &r);
+			if (got == 0)
+				got = peer_parent<S - F>(rowidx, e0, e1, j, F, lo, hi, plevel, lv, &r);
+			if (got == 1) {
+				out[x] = r; /* R = 1: local row r is global vertex r */
+				pred[j * b + x] = B2_PRED_RESOLVED;
+			} else if (got == 0) { /* got -1: no parent here; k_resolve says so */
+				nch = (unsigned)((e1 - e0 - S + ch - 1) / ch);
+			}
+		}
+		unsigned incl = nch;
+		for (int d = 1; d < 32; d <<= 1) {
+			const unsigned v = __shfl_up_sync(FULL, incl, d);
+			if (lane >= d)
+				incl += v;
+		}
+		unsigned at = 0;
+		if (lane == 31 && incl)
+			at = atomicAdd(nrest, incl);
+		at = __shfl_sync(FULL, at, 31) + incl - nch;
+		for (unsigned c = 0; c < nch; c++) {
+			rest_x[at + c] = (uint32_t)x;
+			rest_c[at + c] = c;
+		}
+	}
+}
+
+/* The rest: a warp per item, chunk c of x's column after the first
+ * B2_PRED_SCAN rows (counted from the peer's end, as there), 32 * U rows a
+ * step, their loads issued together. The first row of a level below L in
+ * scan order of the step is x's predecessor; the chunks of one column run
+ * at once, and a chunk stops at its next step once any has resolved x (so
+ * a column of several chunks may get any of their finds: all are BFS
+ * parents). A chunk also stops where the peer's rows end. */
+__global__ void __launch_bounds__(TPB)
+k_pred_rest(const uint32_t *__restrict__ rest_x, const uint32_t *__restrict__ rest_c,
+            const unsigned *nrest, const int32_t *__restrict__ level, uint32_t *pred,
+            const int32_t *__restrict__ plevel, const uint64_t *__restrict__ colptr,
+            const uint32_t *__restrict__ rowidx, int64_t b, int64_t j, uint64_t ch,
+            int64_t *__restrict__ out)
+{
+	enum { U = 8 };
+	const int lane = threadIdx.x & 31;
+	const int64_t lo = (1 - j) * b, hi = lo + b, n = *nrest;
+	for (int64_t it = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5; it < n;
+	     it += ((int64_t)gridDim.x * blockDim.x) >> 5) {
+		const uint32_t x = rest_x[it];
 		const int lv = level[x];
-		if (lv <= 0 || !(pred[j * b + x] & B2_PRED_REMOTE))
-			continue;
 		const uint64_t e0 = colptr[x], e1 = colptr[x + 1];
-		uint32_t r = 0;
-		int got = peer_parent<F>(rowidx, e0, e1, j, 0, lo, hi, plevel, lv, &r);
-		if (got == 0)
-			got = peer_parent<S - F>(rowidx, e0, e1, j, F, lo, hi, plevel, lv, &r);
-		if (got == 1) {
-			out[x] = r; /* R = 1: local row r is global vertex r */
-			pred[j * b + x] = B2_PRED_RESOLVED;
+		const uint64_t t0 = B2_PRED_SCAN + (uint64_t)rest_c[it] * ch;
+		const uint64_t end = t0 + ch < e1 - e0 ? t0 + ch : e1 - e0;
+		for (uint64_t t = t0; t < end; t += 32 * U) {
+			/* the resolved test's load goes with the rows' */
+			const unsigned done = lane == 0 && __ldcv(&pred[j * b + x]) == B2_PRED_RESOLVED;
+			uint32_t r[U];
+			bool ended = false;
+			unsigned best = ~0u;
+#pragma unroll
+			for (int u = 0; u < U; u++) {
+				const uint64_t q = t + (uint64_t)(u * 32 + lane);
+				r[u] = q < end ? __ldg(&rowidx[j == 0 ? e1 - 1 - q : e0 + q]) : (uint32_t)lo;
+			}
+			if (__shfl_sync(FULL, done, 0))
+				break;
+#pragma unroll
+			for (int u = 0; u < U; u++)
+				ended = ended || r[u] < lo || r[u] >= hi;
+			int pl[U];
+#pragma unroll
+			for (int u = 0; u < U; u++)
+				pl[u] = r[u] >= lo && r[u] < hi && t + (uint64_t)(u * 32 + lane) < end
+					? __ldg(&plevel[r[u] - lo]) : INT_MAX;
+#pragma unroll
+			for (int u = U - 1; u >= 0; u--)
+				if (pl[u] < lv)
+					best = (unsigned)(u * 32 + lane);
+			best = __reduce_min_sync(FULL, best);
+			if (best != ~0u) {
+				if ((int)(best & 31) == lane) {
+					out[x] = r[best >> 5];
+					__threadfence();
+					pred[j * b + x] = B2_PRED_RESOLVED;
+				}
+				break;
+			}
+			if (__any_sync(FULL, ended))
+				break;
 		}
 	}
 }
@@ -1130,7 +1227,7 @@ struct cu_bk {
 	size_t cubbytes;
 	/* pinned host */
 	uint32_t *h_front, *h_dst, *h_pred, *h_recv;
-	unsigned long long *h_dsum;
+	unsigned long long *h_dsum; /* the degree sum; also the unresolved count (k_resolve) */
 	int64_t nfront;
 	int self;            /* own slot of the messages staged last */
 	b2_msg *in_msgs;     /* [max(R,C)] */
@@ -1186,7 +1283,7 @@ struct cu_bk {
 };
 
 /* Device counters (tmpcnt): [c < C] unpacking of fold list c, then these. */
-enum { CT_FRONT, CT_GATHER, CT_PF_COUNT, CT_PF_DONE, CT_LC_DONE, CT_N };
+enum { CT_FRONT, CT_GATHER, CT_PF_COUNT, CT_PF_DONE, CT_LC_DONE, CT_REST, CT_UNRESOLVED, CT_N };
 static unsigned *counter(const struct cu_bk *k, int t)
 {
 	return k->tmpcnt + k->g.C + t;
@@ -2503,31 +2600,54 @@ static int cu_pred_resolve(void *p, const b2_msg *in)
 	for (int c = 0; c < k->g.C && k->peer[B2_DIR_FOLD]; c++)
 		if (c != j)
 			peers.bmp[c] = k->peer_pred[c] + (size_t)j * (size_t)k->b;
+	unsigned *unresolved = counter(k, CT_UNRESOLVED);
+	CU(cudaMemsetAsync(unresolved, 0, 4, k->st));
 	k_resolve<<<blocks_for(k, k->b), TPB, 0, k->st>>>(k->level, k->pred, peers, k->b, k->g.R,
-	                                                  k->g.i, j, k->pred64);
+	                                                  k->g.i, j, k->pred64, unresolved);
 	CU_LAUNCHED();
 	pmark(k, "resolve");
+	CU(cudaMemcpyAsync(k->h_dsum, unresolved, 4, cudaMemcpyDeviceToHost, k->st));
 	CU(cudaStreamSynchronize(k->st));
 	pmark_print(k);
+	if (*(const unsigned *)k->h_dsum)
+		return b2_err(B2_EFAIL_, "internal: %u predecessors neither resolved nor readable",
+		              *(const unsigned *)k->h_dsum);
 	return 0;
 }
 
-/* 1x2, every fold carried the visited state: what the levels tell of the
- * fold's predecessors (k_peer_levels, k_pred_local); the rest is asked for. */
+/* 1x2, every fold carried the visited state: the fold's predecessors from
+ * the levels, all of them (k_peer_levels, k_pred_local, k_pred_rest); the
+ * rest items are in dst and ans (2b words each, free after the levels):
+ * ceil((len - B2_PRED_SCAN) / ch) per vertex left, at most b + nnz / ch <=
+ * 2b of them with ch >= nnz / b. */
 static int cu_pred_local(void *p)
 {
 	cu_bk *k = (cu_bk *)p;
 	if (!k->plevel)
 		return b2_err(B2_EFAIL_, "internal: predecessors from the levels on a %dx%d grid",
 		              k->g.R, k->g.C);
+	uint64_t ch = (k->g.nnz + (uint64_t)k->b - 1) / (uint64_t)k->b;
+	ch = ch > (uint64_t)PRED_CHUNK ? ch : (uint64_t)PRED_CHUNK;
+	unsigned *nrest = counter(k, CT_REST);
 	pmark_enter(k);
+	CU(cudaMemsetAsync(nrest, 0, 4, k->st));
 	k_peer_levels<<<blocks_for(k, k->b), TPB, 0, k->st>>>(
 		k->vis, carried(k), k->pred, k->level, k->b, (1 - k->g.j) * k->b, k->plevel);
 	CU_LAUNCHED();
 	k_pred_local<<<blocks_for(k, k->b), TPB, 0, k->st>>>(k->level, k->pred, k->plevel, k->colptr,
-	                                                     k->rowidx, k->b, k->g.j, k->pred64);
+	                                                     k->rowidx, k->b, k->g.j, k->pred64, ch,
+	                                                     k->dst, k->ans, nrest);
 	CU_LAUNCHED();
 	pmark(k, "local");
+	k_pred_rest<<<k->grid, TPB, 0, k->st>>>(k->dst, k->ans, nrest, k->level, k->pred, k->plevel,
+	                                        k->colptr, k->rowidx, k->b, k->g.j, ch, k->pred64);
+	CU_LAUNCHED();
+	pmark(k, "rest");
+	if (k->ptrace && b2_rank == 0) { /* how many chunks the first scan left */
+		unsigned n = 0;
+		CU(cudaMemcpy(&n, nrest, 4, cudaMemcpyDeviceToHost));
+		fprintf(stderr, "pred rest %u chunks\n", n);
+	}
 	return 0;
 }
 

@@ -9,7 +9,7 @@
  *      also carries the next decision's counts).
  * Then the deferred predecessor resolution (requests and answers along the
  * row; on a 1x2 grid whose folds carried the visited state, the CUDA
- * backend takes most from the levels first: backend.h pred_local). How
+ * backend takes them all from the levels: backend.h pred_local). How
  * messages move is the transports' business (transport.h), not the loop's;
  * it asks them only whether levels run on the device (bitmaps whose sizes
  * the termination test gives, one host wait per level). */
@@ -341,16 +341,21 @@ int b2_search_run(b2_search *s, int64_t root)
 		note_level(s, global.front);
 	}
 	/* deferred predecessors: owners learn the local column their sender
-	 * saw, or (1x2, every fold carried) find a neighbour a level up */
+	 * saw, or (1x2, every fold carried, a backend that can) find a
+	 * neighbour a level up, with no exchange */
 	double tr = b2_now();
 	const int carried_all = every_fold_carries(s);
 	const int local = carried_all && s->R == 1 && s->C == 2 && be->pred_local;
 	double tl = tr;
-	if (local) { /* most with no exchange, the rest asked for (backend.h) */
+	if (local) { /* all with no exchange (backend.h) */
 		check(be->pred_local(bk));
 		tl = b2_now();
+		check(be->pred_resolve(bk, NULL));
+		memset(s->fold.pred_time, 0, sizeof s->fold.pred_time);
+		s->fold.pred_time[4] = b2_now() - tl;
+	} else {
+		check(b2_link_preds(&s->fold, carried_all));
 	}
-	check(b2_link_preds(&s->fold, carried_all && !local));
 	double t1 = b2_now();
 	s->phase[B2_PH_PRED] = t1 - tr;
 	double mytime = t1 - t0;

@@ -38,8 +38,8 @@
  * and no bottom-up level exchanges it. Each rank then also knows what its
  * peer will ask for in the predecessor exchange (the rows it found that
  * the peer did not), so only the answers travel; on a 1x2 grid the CUDA
- * backend first resolves most of them from the levels and asks for the
- * rest, requests and all (backend.h pred_local). */
+ * backend resolves them all from the levels, and nothing travels
+ * (backend.h pred_local). */
 #ifndef B2_TRAVERSE_TRANSPORT_H
 #define B2_TRAVERSE_TRANSPORT_H
 
