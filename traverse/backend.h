@@ -231,17 +231,21 @@ typedef struct b2_backend {
 	 * level_phases: device time of the last search's nlev levels in the
 	 * phases expand exchange, expansion, fold exchange, update (ph[0..3]),
 	 * and in all of them (*span); lv, when not NULL, gets the five per
-	 * level (lv[5*l + x]). carry: the folds carry the visited state
-	 * (transport.h, b2_link.carry). With device levels, on bottom-up
-	 * levels: each fold message is the sender's whole discovery set, and
-	 * the update ORs the row peer's discoveries of its own block into the
-	 * visited bitmap too; message levels (on == 0): fold_msgs gives out[j]
-	 * every level. */
+	 * level (lv[5*l + x]). carry (B2_CARRY_): the folds carry the visited
+	 * state (transport.h, b2_link.carry). With device levels, on
+	 * bottom-up levels or every level: each fold message is the sender's
+	 * whole discovery set, and the update ORs the row peer's discoveries
+	 * of its own block into the visited bitmap too (every level: also
+	 * into the carried rows and, 1x2, the peer's levels, as carry_in
+	 * does); message levels (on == 0): fold_msgs gives out[j] every
+	 * level. */
 	int (*device_levels)(void *bk, int on, int carry);
 	int (*level_phases)(void *bk, int nlev, double *ph, double *span, double *lv);
 } b2_backend;
 
 enum { B2_DIR_EXPAND = 0, B2_DIR_FOLD = 1 };
+/* Which folds carry the visited state (transport.h, b2_link.carry). */
+enum { B2_CARRY_NONE = 0, B2_CARRY_BOTTOM_UP = 1, B2_CARRY_EVERY = 2 };
 /* Reading peers in place works on grids whose sides have at most this many
  * ranks (one kernel argument names every peer's bitmap). */
 #define B2_PULL_MAX 32

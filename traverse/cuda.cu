@@ -499,17 +499,46 @@ __global__ void k_or_shifted(Sources src, int64_t nwords, uint32_t *dst)
 	}
 }
 
-/* What a row peer carried (its own finds of level lvl, rows base + k of
- * the rank's rows): visited, carried, and with plevel (1x2) their level,
- * by k. From a list (n entries) or, list NULL, a bitmap of n words. */
+/* Word x of what a row peer carried (its own finds of level lvl, a bitmap
+ * over rows base + k of the rank's rows): visited, carried (unless NULL),
+ * and with plevel (1x2) their level, by k. The whole warp calls it (w 0
+ * where a lane has none), so that the levels go a word's 32 rows per
+ * store, not a row per store of the word's own thread. */
+static __device__ __forceinline__ void carry_word(uint32_t w, int64_t x, uint32_t base,
+                                                  uint32_t *vis, uint32_t *carried,
+                                                  int32_t *plevel, int lvl)
+{
+	const uint32_t sh = base & 31;
+	const int lane = threadIdx.x & 31;
+	if (w) {
+		or_word_shifted(vis + (base >> 5), x, w, sh);
+		if (carried)
+			or_word_shifted(carried + (base >> 5), x, w, sh);
+	}
+	if (!plevel)
+		return;
+	for (unsigned m = __ballot_sync(FULL, w != 0); m; m &= m - 1) {
+		const int from = __ffs(m) - 1;
+		const uint32_t ws = __shfl_sync(FULL, w, from);
+		const int64_t xs = __shfl_sync(FULL, x, from);
+		if (ws >> lane & 1)
+			plevel[xs * 32 + lane] = lvl;
+	}
+}
+
+/* What a row peer carried (above), from a list (n entries) or, list NULL,
+ * a bitmap of n words. */
 __global__ void k_carry(const uint32_t *__restrict__ list, const uint32_t *__restrict__ bmp,
                         int64_t n, uint32_t base, uint32_t *vis, uint32_t *carried,
                         int32_t *plevel, int lvl)
 {
-	const uint32_t sh = base & 31;
-	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < n;
-	     x += (int64_t)gridDim.x * blockDim.x) {
+	/* warp-uniform loop: the bitmap's words go through carry_word */
+	for (int64_t x0 = (int64_t)blockIdx.x * blockDim.x + (threadIdx.x & ~31); x0 < n;
+	     x0 += (int64_t)gridDim.x * blockDim.x) {
+		const int64_t x = x0 + (threadIdx.x & 31);
 		if (list) {
+			if (x >= n)
+				continue;
 			const uint32_t k = __ldg(&list[x]), r = base + k;
 			atomicOr(&vis[r >> 5], 1u << (r & 31));
 			atomicOr(&carried[r >> 5], 1u << (r & 31));
@@ -517,13 +546,7 @@ __global__ void k_carry(const uint32_t *__restrict__ list, const uint32_t *__res
 				plevel[k] = lvl;
 			continue;
 		}
-		const uint32_t w = __ldg(&bmp[x]);
-		if (!w)
-			continue;
-		or_word_shifted(vis + (base >> 5), x, w, sh);
-		or_word_shifted(carried + (base >> 5), x, w, sh);
-		for (uint32_t t = w; t && plevel; t &= t - 1)
-			plevel[x * 32 + __ffs(t) - 1] = lvl;
+		carry_word(x < n ? __ldg(&bmp[x]) : 0, x, base, vis, carried, plevel, lvl);
 	}
 }
 
@@ -689,6 +712,8 @@ struct PullFold {
 	                          into the visited bitmap at local row carry_base
 	                          (the fold carries the visited state; NULL: not) */
 	uint32_t carry_base;
+	uint32_t *carried;     /* every fold carries: the carried rows, and (1x2) */
+	int32_t *plevel;       /* the peer's levels (carry_word); else NULL */
 };
 
 __global__ void k_signal(FlagPtrs f, int n, unsigned epoch)
@@ -776,8 +801,15 @@ k_update_words(Sources src, int nsrc, int64_t nwords, uint32_t rowbase, uint32_t
 	}
 	if (pf.reset && blockIdx.x == 0 && threadIdx.x == 0)
 		*pf.reset = 0;
-	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < nwords;
-	     x += (int64_t)gridDim.x * blockDim.x) {
+	/* warp-uniform loop: the carried words go through carry_word */
+	for (int64_t x0 = (int64_t)blockIdx.x * blockDim.x + (threadIdx.x & ~31); x0 < nwords;
+	     x0 += (int64_t)gridDim.x * blockDim.x) {
+		const int64_t x = x0 + (threadIdx.x & 31);
+		if (pf.carry) /* the peer's rows: other threads' words may share the ends */
+			carry_word(x < nwords ? __ldcv(&pf.carry[x]) : 0, x, pf.carry_base, vis, pf.carried,
+			           pf.plevel, lvl);
+		if (x >= nwords)
+			continue;
 		uint32_t *v = vis + (rowbase >> 5) + x; /* rows rowbase + 32x + bit: bit sh + bit of v */
 		uint32_t fresh_all = 0;
 		for (int m = 0; m < nsrc; m++) {
@@ -800,15 +832,6 @@ k_update_words(Sources src, int nsrc, int64_t nwords, uint32_t rowbase, uint32_t
 		}
 		if (fresh_all)
 			fbmp[x] |= fresh_all;
-		if (pf.carry) {
-			/* the peer's rows: other threads' words may share the ends */
-			const uint32_t word = __ldcv(&pf.carry[x]), cs = pf.carry_base & 31;
-			uint32_t *w = vis + (pf.carry_base >> 5) + x;
-			if (word << cs)
-				atomicOr(&w[0], word << cs);
-			if (cs && word >> (32 - cs))
-				atomicOr(&w[1], word >> (32 - cs));
-		}
 		if (pf.vout) {
 			/* thread x alone changed its 32 rows' bits here: read back from
 			 * L2 they are final (what export_visited would copy) */
@@ -1790,27 +1813,31 @@ static cudaEvent_t *level_events(cu_bk *k)
 	return k->ev + (size_t)(k->plev - 1) * PULL_EV;
 }
 
-/* This level's fold carries the visited state (transport.h): each message
- * is the sender's whole discovery set, and the update ORs the row peer's
- * discoveries of its own block into the visited bitmap too. Bottom-up
- * levels only: a next bottom-up level then needs no visited exchange. */
+/* This device level's fold carries the visited state (transport.h): each
+ * message is the sender's whole discovery set, and the update ORs the row
+ * peer's discoveries of its own block into the visited bitmap too.
+ * Bottom-up levels (a next bottom-up level then needs no visited
+ * exchange), or every level (B2_CARRY_EVERY=1 on 1x2: then also into the
+ * carried rows and the peer's levels, for cu_pred_local). */
 static int carrying(const cu_bk *k)
 {
-	return k->carry && k->devlev && k->step_dir == B2_BOTTOM_UP;
+	return k->devlev && (k->carry == B2_CARRY_EVERY ||
+	                     (k->carry && k->step_dir == B2_BOTTOM_UP));
 }
 
-/* Message levels whose folds carry the visited state (transport.h): the
- * own discoveries go with every fold message. */
-static int carrying_msgs(const cu_bk *k)
+/* Every fold carries the visited state (transport.h): message levels'
+ * own discoveries go with every fold message; device levels' fold
+ * messages are the whole set every level. */
+static int carrying_every(const cu_bk *k)
 {
-	return k->carry && !k->devlev;
+	return k->carry == B2_CARRY_EVERY;
 }
 
 /* The row peers read the own visited block (bottom-up levels): unless
  * every fold carries the visited state. */
 static int vis_wanted(const cu_bk *k)
 {
-	return k->o.bottom_up && k->g.C > 1 && !carrying_msgs(k);
+	return k->o.bottom_up && k->g.C > 1 && !carrying_every(k);
 }
 
 static int cu_device_levels(void *p, int on, int carry)
@@ -1819,8 +1846,8 @@ static int cu_device_levels(void *p, int on, int carry)
 	int error = 0;
 	k->devlev = on;
 	k->carry = carry;
-	/* message levels carrying on 1x2: the peer's levels, for cu_pred_local */
-	if (!on && carry && k->g.R == 1 && k->g.C == 2 && !k->plevel)
+	/* every fold carrying on 1x2: the peer's levels, for cu_pred_local */
+	if (carry == B2_CARRY_EVERY && k->g.R == 1 && k->g.C == 2 && !k->plevel)
 		DALLOC(k->plevel, (size_t)k->b * 4);
 done:
 	return error;
@@ -2185,7 +2212,7 @@ static int cu_expand(void *p, int lvl, int dir, int64_t *cnt_out, int64_t *exami
 	 * copied on into the pinned send buffers by whole lines
 	 * (k_list_to_host), so that nothing is left to copy */
 	for (int c = 0; c < C; c++) {
-		if ((c == j && !carrying_msgs(k)) || k->o.fold_cap <= 0)
+		if ((c == j && !carrying_every(k)) || k->o.fold_cap <= 0)
 			continue;
 		uint32_t *d = k->dst + (size_t)c * (size_t)k->b;
 		if ((error = unpack(k, bmp_of(k, c), 0, d, NULL, k->tmpcnt + c, k->lcur + c,
@@ -2318,6 +2345,8 @@ static int pull_update(cu_bk *k, int lvl, b2_level_stats *st)
 	if (carrying(k)) {
 		pf.carry = peer_disc(k, 1 - j, 1 - j);
 		pf.carry_base = (uint32_t)((1 - j) * k->b);
+		pf.carried = carrying_every(k) ? carried(k) : NULL;
+		pf.plevel = k->plevel;
 	}
 	pf.flags = C > 1 && k->peer[B2_DIR_FOLD] ? k->flags : NULL;
 	pf.n = C;

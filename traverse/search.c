@@ -185,10 +185,11 @@ static void expand_exchange(b2_search *s, int64_t nfront)
 }
 
 /* Message levels on a row that carries the visited state carry it with
- * every fold (device levels: bottom-up levels only; transport.h). */
+ * every fold; device levels on bottom-up levels (transport.h: or every
+ * level, B2_CARRY_EVERY=1 on 1x2). */
 static int every_fold_carries(const b2_search *s)
 {
-	return s->fold.carry && !s->device_levels;
+	return s->fold.carry == B2_CARRY_EVERY;
 }
 
 /* 4. The fold exchange: discoveries to their owners along the grid row.

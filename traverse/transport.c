@@ -187,9 +187,16 @@ int b2_links_open(b2_link *expand, b2_link *fold, MPI_Comm col, MPI_Comm row,
 			fold->ops = &b2_link_pull;
 	}
 	/* a row of two carries the visited state with the fold where the link
-	 * can (transport.h); bitmaps keep the carried part small */
-	fold->carry = fold->n == 2 && o->bottom_up && o->bitmaps && fold->ops->carry;
-	fold->carry = !b2_agree(!fold->carry, MPI_COMM_WORLD);
+	 * can (transport.h); bitmaps keep the carried part small. Every level:
+	 * message levels; device levels on a 1x2 grid with B2_CARRY_EVERY=1
+	 * (the predecessors then need no exchange, backend pred_local; an
+	 * experiment for NCCL, not yet timed on two GPUs) */
+	const char *ce = getenv("B2_CARRY_EVERY");
+	int can = fold->n == 2 && o->bottom_up && o->bitmaps && fold->ops->carry;
+	int every = can && (!*device_levels || (expand->n == 1 && ce && !strcmp(ce, "1")));
+	can = !b2_agree(!can, MPI_COMM_WORLD);
+	every = !b2_agree(!every, MPI_COMM_WORLD);
+	fold->carry = !can ? B2_CARRY_NONE : every ? B2_CARRY_EVERY : B2_CARRY_BOTTOM_UP;
 	if (be->device_levels)
 		B2_TRY(be->device_levels(bk, *device_levels, fold->carry));
 done:

@@ -30,6 +30,9 @@
  * bottom-up level needs no visited exchange: the same bytes (C = 2), one
  * synchronisation fewer. Top-down levels do not carry (their successor is
  * mostly top-down too), so the first bottom-up level after them exchanges.
+ * On a 1x2 grid B2_CARRY_EVERY=1 makes every level carry, so that, as
+ * below, the predecessors need no exchange (an experiment for NCCL: for
+ * pull, which reads the predecessors in place, it only costs).
  * Message levels on a grid row of two (MPI) carry it on every level: the
  * fold message also holds the sender's discoveries of its own block (a
  * list or a bitmap, whichever is smaller, so top-down levels add little),
@@ -39,7 +42,7 @@
  * peer will ask for in the predecessor exchange (the rows it found that
  * the peer did not), so only the answers travel; on a 1x2 grid the CUDA
  * backend resolves them all from the levels, and nothing travels
- * (backend.h pred_local). */
+ * (backend.h pred_local), with message and device levels alike. */
 #ifndef B2_TRAVERSE_TRANSPORT_H
 #define B2_TRAVERSE_TRANSPORT_H
 
@@ -57,8 +60,7 @@ typedef struct b2_link_ops {
 	int device_levels;  /* moves bitmaps without the host: levels may run on the device */
 	int in_place;       /* the backend reads the peers' visited blocks and
 	                       predecessors itself (backend peers()) */
-	int carry;          /* can carry the visited state with the fold (above;
-	                       device levels: bottom-up levels, else every level) */
+	int carry;          /* can carry the visited state with the fold (above) */
 	/* Collective over l->comm: sets up; *ok = 0 on every rank alike when
 	 * this transport cannot serve the link (nothing is left open then). */
 	int (*open)(b2_link *l, int *ok);
@@ -84,9 +86,10 @@ struct b2_link {
 	const b2_backend *be;
 	void *bk;
 	int64_t b, words;       /* block size; capacity of a message in words */
-	int carry;              /* fold link: carries the visited state (above):
-	                           device levels on bottom-up levels, message
-	                           levels on every level */
+	int carry;              /* fold link: carries the visited state (above),
+	                           B2_CARRY_: device levels on bottom-up levels
+	                           (B2_CARRY_EVERY=1 on a 1x2 grid: every level),
+	                           message levels on every level */
 	int carrying;           /* the last fold carried it (the level loop sets
 	                           this each level; the CUDA backend applies the
 	                           same rule, cuda.cu carrying()): no visited exchange */
