@@ -191,7 +191,8 @@ typedef struct b2_backend {
 	int (*pred_answers)(void *bk, int mem, const b2_msg *in, b2_msg *out);
 	int (*pred_resolve)(void *bk, const b2_msg *in);
 	/* Optional. 1x2 grid (R = 1, C = 2) whose every fold carried the
-	 * visited state (message levels with bottom-up allowed): resolves
+	 * visited state (B2_CARRY_EVERY: message levels with bottom-up
+	 * allowed, or device levels with B2_CARRY_EVERY=1): resolves
 	 * every one of the fold's vertices with no exchange; the level loop
 	 * then calls pred_resolve(NULL), which keeps what this wrote
 	 * (B2_PRED_RESOLVED). The row peer found such a vertex x of level L

@@ -878,7 +878,7 @@ k_update_words(Sources src, int nsrc, int64_t nwords, uint32_t rowbase, uint32_t
  * peers.bmp[s][k], read in place from row peer s (CUDA IPC), is the local
  * column s recorded for owned vertex k (with C == 1 nothing is remote, and
  * after pred_local nothing unresolved: a remote one left with no peer to
- * read is counted in *unresolved, an internal error). */
+ * read is counted in *unresolved, where not NULL, an internal error). */
 __global__ void k_resolve(const int32_t *__restrict__ level, const uint32_t *__restrict__ pred,
                           Sources peers, int64_t b, int64_t R, int64_t i, int64_t j,
                           int64_t *__restrict__ out, unsigned *unresolved)
@@ -898,7 +898,8 @@ __global__ void k_resolve(const int32_t *__restrict__ level, const uint32_t *__r
 			if (q & B2_PRED_REMOTE) {
 				const int64_t s = q & ~B2_PRED_REMOTE;
 				if (s >= PULL_MAX || !peers.bmp[s]) { /* nothing to read: a bug */
-					atomicAdd(unresolved, 1u);
+					if (unresolved)
+						atomicAdd(unresolved, 1u);
 					p = -1;
 				} else
 					p = s * b * R + __ldcv(&peers.bmp[s][x]);
@@ -1280,8 +1281,8 @@ struct cu_bk {
 	int ptrace, npm;
 	cudaEvent_t pm[PMARKS];
 	const char *pmname[PMARKS];
-	int32_t *plevel;     /* 1x2, message levels carrying the visited state:
-	                        the levels of the row peer's vertices, by k:
+	int32_t *plevel;     /* 1x2, every fold carrying the visited state: the
+	                        levels of the row peer's vertices, by k:
 	                        carried with them, the others at the end
 	                        (cu_pred_local) */
 	/* bottom-up: the local block row-major, the column frontier as a bitmap
@@ -2346,7 +2347,7 @@ static int pull_update(cu_bk *k, int lvl, b2_level_stats *st)
 		pf.carry = peer_disc(k, 1 - j, 1 - j);
 		pf.carry_base = (uint32_t)((1 - j) * k->b);
 		pf.carried = carrying_every(k) ? carried(k) : NULL;
-		pf.plevel = k->plevel;
+		pf.plevel = carrying_every(k) ? k->plevel : NULL;
 	}
 	pf.flags = C > 1 && k->peer[B2_DIR_FOLD] ? k->flags : NULL;
 	pf.n = C;
@@ -2629,16 +2630,20 @@ static int cu_pred_resolve(void *p, const b2_msg *in)
 	for (int c = 0; c < k->g.C && k->peer[B2_DIR_FOLD]; c++)
 		if (c != j)
 			peers.bmp[c] = k->peer_pred[c] + (size_t)j * (size_t)k->b;
-	unsigned *unresolved = counter(k, CT_UNRESOLVED);
-	CU(cudaMemsetAsync(unresolved, 0, 4, k->st));
+	/* after pred_local (a row not mapped) every remote one must be
+	 * resolved: counted; read in place (or C == 1) none can be left */
+	unsigned *unresolved = k->g.C > 1 && !k->peer[B2_DIR_FOLD] ? counter(k, CT_UNRESOLVED) : NULL;
+	if (unresolved)
+		CU(cudaMemsetAsync(unresolved, 0, 4, k->st));
 	k_resolve<<<blocks_for(k, k->b), TPB, 0, k->st>>>(k->level, k->pred, peers, k->b, k->g.R,
 	                                                  k->g.i, j, k->pred64, unresolved);
 	CU_LAUNCHED();
 	pmark(k, "resolve");
-	CU(cudaMemcpyAsync(k->h_dsum, unresolved, 4, cudaMemcpyDeviceToHost, k->st));
+	if (unresolved)
+		CU(cudaMemcpyAsync(k->h_dsum, unresolved, 4, cudaMemcpyDeviceToHost, k->st));
 	CU(cudaStreamSynchronize(k->st));
 	pmark_print(k);
-	if (*(const unsigned *)k->h_dsum)
+	if (unresolved && *(const unsigned *)k->h_dsum)
 		return b2_err(B2_EFAIL_, "internal: %u predecessors neither resolved nor readable",
 		              *(const unsigned *)k->h_dsum);
 	return 0;

@@ -298,7 +298,7 @@ int b2_search_run(b2_search *s, int64_t root)
 		s->ncol[blk % s->R] = 1;
 	s->nlevels = 0;
 	/* begin: the row's visited state is not current, except where every
-	 * fold carries it (message levels, transport.h): there only the root
+	 * fold carries it (B2_CARRY_EVERY, transport.h): there only the root
 	 * is missing, in the row peers of its owner */
 	s->fold.carrying = every_fold_carries(s);
 	if (s->fold.carrying && blk % s->R == s->i && blk / s->R != s->j) {
