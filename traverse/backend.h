@@ -205,7 +205,9 @@ typedef struct b2_backend {
 	 * CUDA backend looks at the first B2_PRED_SCAN peer rows of every such
 	 * column, one thread a vertex, and scans what is left (a vertex whose
 	 * parents are few among many neighbours, mostly of an early level) a
-	 * warp per chunk of its column. On the CPU the scan's chains of
+	 * warp per chunk of its column; it does so level by level, after each
+	 * level's update, on a second stream while the next levels run, and
+	 * pred_local only waits for that work. On the CPU the scan's chains of
 	 * dependent memory reads took longer than the exchange (2.7 against
 	 * ~1 ms a search at scale 18 on the development machine), so the CPU
 	 * backend leaves it NULL and the exchange asks for all (without

@@ -475,6 +475,23 @@ __global__ void k_nonempty(const uint64_t *__restrict__ rowptr, int64_t nr, uint
 	}
 }
 
+/* The same over nr rows for the own rows lo .. lo + b - 1 (R = 1: row
+ * lo + k is own column k): those with neighbours. */
+__global__ void k_own_nonempty(const uint64_t *__restrict__ colptr, int64_t lo, int64_t b,
+                               int64_t nr, uint32_t *nz)
+{
+	for (int64_t w = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; w < (nr + 31) / 32;
+	     w += (int64_t)gridDim.x * blockDim.x) {
+		uint32_t m = 0;
+		for (int q = 0; q < 32; q++) {
+			const int64_t c = w * 32 + q - lo;
+			if (c >= 0 && c < b)
+				m |= (uint32_t)(colptr[c + 1] > colptr[c]) << q;
+		}
+		nz[w] = m;
+	}
+}
+
 /* Word w of a bitmap, shifted by sh bits, ORed into d[x] and d[x + 1]. */
 __device__ __forceinline__ void or_word_shifted(uint32_t *d, int64_t x, uint32_t w, uint32_t sh)
 {
@@ -499,24 +516,13 @@ __global__ void k_or_shifted(Sources src, int64_t nwords, uint32_t *dst)
 	}
 }
 
-/* Word x of what a row peer carried (its own finds of level lvl, a bitmap
- * over rows base + k of the rank's rows): visited, carried (unless NULL),
- * and with plevel (1x2) their level, by k. The whole warp calls it (w 0
- * where a lane has none), so that the levels go a word's 32 rows per
- * store, not a row per store of the word's own thread. */
-static __device__ __forceinline__ void carry_word(uint32_t w, int64_t x, uint32_t base,
-                                                  uint32_t *vis, uint32_t *carried,
-                                                  int32_t *plevel, int lvl)
+/* Word x of a bitmap over the row peer's block (1x2): level lvl into
+ * plevel for its rows, by k. The whole warp calls it (w 0 where a lane has
+ * none), so that the levels go a word's 32 rows per store, not a row per
+ * store of the word's own thread. */
+static __device__ __forceinline__ void level_word(uint32_t w, int64_t x, int32_t *plevel, int lvl)
 {
-	const uint32_t sh = base & 31;
 	const int lane = threadIdx.x & 31;
-	if (w) {
-		or_word_shifted(vis + (base >> 5), x, w, sh);
-		if (carried)
-			or_word_shifted(carried + (base >> 5), x, w, sh);
-	}
-	if (!plevel)
-		return;
 	for (unsigned m = __ballot_sync(FULL, w != 0); m; m &= m - 1) {
 		const int from = __ffs(m) - 1;
 		const uint32_t ws = __shfl_sync(FULL, w, from);
@@ -524,6 +530,23 @@ static __device__ __forceinline__ void carry_word(uint32_t w, int64_t x, uint32_
 		if (ws >> lane & 1)
 			plevel[xs * 32 + lane] = lvl;
 	}
+}
+
+/* Word x of what a row peer carried (its own finds of level lvl, a bitmap
+ * over rows base + k of the rank's rows): visited, carried (unless NULL),
+ * and with plevel (1x2) their level (level_word; the whole warp calls it). */
+static __device__ __forceinline__ void carry_word(uint32_t w, int64_t x, uint32_t base,
+                                                  uint32_t *vis, uint32_t *carried,
+                                                  int32_t *plevel, int lvl)
+{
+	const uint32_t sh = base & 31;
+	if (w) {
+		or_word_shifted(vis + (base >> 5), x, w, sh);
+		if (carried)
+			or_word_shifted(carried + (base >> 5), x, w, sh);
+	}
+	if (plevel)
+		level_word(w, x, plevel, lvl);
 }
 
 /* What a row peer carried (above), from a list (n entries) or, list NULL,
@@ -604,31 +627,90 @@ struct BottomUpArgs {
 	uint64_t bw1;
 	int lvl;
 	unsigned long long *examined;
+	/* own (R = 1, C > 1): the own rows only, through the own columns (CSC;
+	 * no CSR then, and nzrow marks the own rows with neighbours); out: the
+	 * predecessors found in the peers' blocks, resolved */
+	int own;
+	const uint64_t *colptr;
+	const uint32_t *rowidx;
+	int64_t *out;
 };
+
+/* Own vertex k (row r = j * b + k, R = 1) through its own column, which
+ * lists all its neighbours (R = 1, the graph undirected), BU_K loads in
+ * flight at a time: a neighbour of the own block is a parent when in the
+ * column frontier; one of a peer's block when visited, since the row's
+ * visited state is current at a bottom-up step (transport.h: carried or
+ * exchanged) and unvisited r has no neighbour of a level below lvl - 1.
+ * 1 with *parent (a local row: the global id, R = 1), *seen += rows
+ * looked at. */
+static __device__ __forceinline__ bool own_column_parent(const BottomUpArgs &a, uint32_t k,
+                                                         uint32_t *parent,
+                                                         unsigned long long *seen)
+{
+	const uint64_t c0 = __ldg(&a.colptr[k]), c1 = __ldg(&a.colptr[k + 1]);
+	const uint32_t lo = a.j * a.b;
+	for (uint64_t e = c0; e < c1; e += BU_K) {
+		uint32_t rr[BU_K], fw[BU_K];
+#pragma unroll
+		for (int q = 0; q < BU_K; q++)
+			rr[q] = e + q < c1 ? __ldg(&a.rowidx[e + q]) : lo;
+#pragma unroll
+		for (int q = 0; q < BU_K; q++) {
+			const uint32_t o = rr[q] - lo; /* own block: o < b */
+			fw[q] = e + q >= c1 ? 0
+			        : o < a.b ? __ldg(&a.fcol[o >> 5]) >> (o & 31)
+			                  : a.vis[rr[q] >> 5] >> (rr[q] & 31);
+		}
+		int hit = BU_K;
+#pragma unroll
+		for (int q = BU_K - 1; q >= 0; q--)
+			if (fw[q] & 1)
+				hit = q;
+		if (hit < BU_K) {
+			*parent = rr[hit];
+			*seen += e + hit + 1 - c0;
+			return true;
+		}
+	}
+	*seen += c1 - c0;
+	return false;
+}
 
 /* The bottom-up step: a warp owns a word of the visited bitmap (32 local
  * rows, a row per lane); each unvisited row scans its neighbours for one in
  * the column frontier and stops at the first. The warp alone writes its
  * visited word (no atomic); discoveries go to the same bitmaps as
- * top-down's. */
+ * top-down's. A grid of one row (a.own) scans only the own rows, each
+ * through its own column (own_column_parent): no row is scanned on two
+ * ranks, every find is the own block's, and a parent in a peer's block
+ * is resolved here (out), not asked for. */
 __global__ void __launch_bounds__(TPB) k_bottom_up(BottomUpArgs a)
 {
 	typedef cub::BlockReduce<unsigned long long, TPB> BR;
 	__shared__ typename BR::TempStorage tmp;
 	const int lane = threadIdx.x & 31;
-	const int64_t nw = (a.nr + 31) / 32;
+	const int64_t rlo = a.own ? (int64_t)a.j * a.b : 0, rhi = a.own ? rlo + a.b : a.nr;
+	const int64_t nw = (rhi + 31) / 32;
 	const int64_t wstride = ((int64_t)gridDim.x * blockDim.x) >> 5;
 	unsigned long long seen = 0;
-	for (int64_t w = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5; w < nw; w += wstride) {
+	for (int64_t w = rlo / 32 + (((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5); w < nw;
+	     w += wstride) {
 		/* rows without local edges cannot find a parent here: never load
-		 * their row pointers */
+		 * their row pointers (a.own: rows of other blocks are not in
+		 * nzrow; a boundary word's are left as they are) */
 		const uint32_t vw = a.vis[w], todo = ~vw & __ldg(&a.nzrow[w]);
 		if (!todo)
 			continue;
 		const int64_t r = w * 32 + lane;
-		bool found = false;
+		bool found = false, peer = false;
 		uint32_t u = 0;
-		if (todo >> lane & 1) {
+		if ((todo >> lane & 1) && a.own) {
+			found = own_column_parent(a, (uint32_t)(r - rlo), &u, &seen);
+			peer = found && (u < rlo || u >= rhi);
+			if (found && !peer)
+				u -= (uint32_t)rlo; /* the own column */
+		} else if (todo >> lane & 1) {
 			/* BU_K neighbours at a time: their loads, then their frontier
 			 * words, are in flight together */
 			const uint64_t e0 = __ldg(&a.rowptr[r]), e1 = __ldg(&a.rowptr[r + 1]);
@@ -661,7 +743,9 @@ __global__ void __launch_bounds__(TPB) k_bottom_up(BottomUpArgs a)
 			a.vis[w] = vw | mask;
 		if (found) {
 			const uint32_t rr = (uint32_t)r, c = rr / a.b, kk = rr - c * a.b;
-			a.pred[rr] = u;
+			a.pred[rr] = peer ? B2_PRED_RESOLVED : u;
+			if (peer)
+				a.out[kk] = u;
 			if (c == a.j)
 				a.level[kk] = a.lvl;
 			atomicOr(&a.bmp[c * a.bw1 + (kk >> 5)], 1u << (kk & 31));
@@ -714,6 +798,8 @@ struct PullFold {
 	uint32_t carry_base;
 	uint32_t *carried;     /* every fold carries: the carried rows, and (1x2) */
 	int32_t *plevel;       /* the peer's levels (carry_word); else NULL */
+	const uint32_t *mine;  /* and the own finds of the peer's block at this
+	                          level: their levels into plevel too */
 };
 
 __global__ void k_signal(FlagPtrs f, int n, unsigned epoch)
@@ -808,6 +894,8 @@ k_update_words(Sources src, int nsrc, int64_t nwords, uint32_t rowbase, uint32_t
 		if (pf.carry) /* the peer's rows: other threads' words may share the ends */
 			carry_word(x < nwords ? __ldcv(&pf.carry[x]) : 0, x, pf.carry_base, vis, pf.carried,
 			           pf.plevel, lvl);
+		if (pf.mine) /* the peer's rows found here: their levels */
+			level_word(x < nwords ? __ldcg(&pf.mine[x]) : 0, x, pf.plevel, lvl);
 		if (x >= nwords)
 			continue;
 		uint32_t *v = vis + (rowbase >> 5) + x; /* rows rowbase + 32x + bit: bit sh + bit of v */
@@ -910,24 +998,6 @@ __global__ void k_resolve(const int32_t *__restrict__ level, const uint32_t *__r
 	}
 }
 
-/* 1x2, every fold carried the visited state (backend.h pred_local), first
- * the level of every row of the peer's block (rows lo + x): what it
- * carried is there already; a row found here from own column q = pred[r]
- * is one level below q; unvisited, INT_MAX. */
-__global__ void k_peer_levels(const uint32_t *__restrict__ vis, const uint32_t *__restrict__ carried,
-                              const uint32_t *__restrict__ pred, const int32_t *__restrict__ level,
-                              int64_t b, int64_t lo, int32_t *plevel)
-{
-	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < b;
-	     x += (int64_t)gridDim.x * blockDim.x) {
-		const int64_t r = lo + x;
-		if (!(__ldg(&vis[r >> 5]) >> (r & 31) & 1))
-			plevel[x] = INT_MAX;
-		else if (!(__ldg(&carried[r >> 5]) >> (r & 31) & 1))
-			plevel[x] = level[pred[r]] + 1;
-	}
-}
-
 /* Rows t0 .. t0 + Q - 1 of own column [e0, e1) counted from the peer's end
  * (the last rows for j = 0), their loads issued together: 1 with *row the
  * first of a level below lv, 0 if none, -1 if the peer's rows [lo, hi)
@@ -965,30 +1035,40 @@ static __device__ __forceinline__ int peer_parent(const uint32_t *__restrict__ r
 /* Rows of a column per k_pred_rest item (at least nnz / b: see cu_pred_local). */
 enum { PRED_CHUNK = 1024 };
 
-/* Then for a vertex x of level L that the fold brought: the row peer
- * found it from a neighbour of level L - 1 in its block, and the own
- * column x (R = 1: all of x's neighbours, rows ascending) lists it: a peer
- * row of a level below L is one. The first B2_PRED_SCAN peer rows are
- * looked at here (the first two, which mostly hold one, then the rest, so
- * that the scattered level reads are mostly two a vertex). Found: out[x],
- * and pred marks x resolved. Not found: the rest of the column goes to
- * k_pred_rest in chunks of ch rows, items (rest_x, rest_c) appended one
- * atomic per warp (warp-uniform loop: the warp's scan of the counts). */
+/* 1x2, every fold carrying the visited state (backend.h pred_local): a
+ * vertex x of level L that the fold brought was found by the row peer from
+ * a neighbour of level L - 1 in its block, and the own column x (R = 1:
+ * all of x's neighbours, rows ascending) lists it: a peer row of a level
+ * below L is one. plevel holds the peer rows' levels: those it carried,
+ * and those found here (the update, level_word); unknown ones are 0x7f7f7f7f.
+ * This runs per level L (= lvl, after its update) on a side stream while
+ * the next levels run: those only raise plevel entries of rows of levels
+ * above L, whichever value this reads, and write no level or predecessor
+ * of a vertex of level L.
+ * The first B2_PRED_SCAN peer rows are looked at here (the first two,
+ * which mostly hold one, then the rest, so that the scattered level reads
+ * are mostly two a vertex). Found: out[x], and pred marks x resolved. Not
+ * found: the rest of the column goes to k_pred_rest in chunks of ch rows,
+ * items (rest_x, rest_c) appended to nrest one atomic per warp
+ * (warp-uniform loop: the warp's scan of the counts); block 0 zeroes the
+ * next level's counter. */
 __global__ void k_pred_local(const int32_t *__restrict__ level, uint32_t *pred,
                              const int32_t *__restrict__ plevel, const uint64_t *__restrict__ colptr,
-                             const uint32_t *__restrict__ rowidx, int64_t b, int64_t j,
+                             const uint32_t *__restrict__ rowidx, int64_t b, int64_t j, int lvl,
                              int64_t *__restrict__ out, uint64_t ch, uint32_t *rest_x,
-                             uint32_t *rest_c, unsigned *nrest)
+                             uint32_t *rest_c, unsigned *nrest, unsigned *nrest_next)
 {
 	enum { S = B2_PRED_SCAN, F = 2 };
 	const int lane = threadIdx.x & 31;
 	const int64_t lo = (1 - j) * b, hi = lo + b;
+	if (blockIdx.x == 0 && threadIdx.x == 0)
+		*nrest_next = 0;
 	for (int64_t base = (int64_t)blockIdx.x * blockDim.x + (threadIdx.x & ~31); base < b;
 	     base += (int64_t)gridDim.x * blockDim.x) {
 		const int64_t x = base + lane;
 		unsigned nch = 0;
 		const int lv = x < b ? level[x] : 0;
-		if (lv > 0 && (pred[j * b + x] & B2_PRED_REMOTE)) {
+		if (lv == lvl && (pred[j * b + x] & B2_PRED_REMOTE)) {
 			const uint64_t e0 = colptr[x], e1 = colptr[x + 1];
 			uint32_t r = 0;
 			int got = peer_parent<F>(rowidx, e0, e1, j, 0, lo, hi, plevel, lv, &r);
@@ -1030,11 +1110,13 @@ k_pred_rest(const uint32_t *__restrict__ rest_x, const uint32_t *__restrict__ re
             const unsigned *nrest, const int32_t *__restrict__ level, uint32_t *pred,
             const int32_t *__restrict__ plevel, const uint64_t *__restrict__ colptr,
             const uint32_t *__restrict__ rowidx, int64_t b, int64_t j, uint64_t ch,
-            int64_t *__restrict__ out)
+            int64_t *__restrict__ out, unsigned *total)
 {
 	enum { U = 8 };
 	const int lane = threadIdx.x & 31;
 	const int64_t lo = (1 - j) * b, hi = lo + b, n = *nrest;
+	if (total && blockIdx.x == 0 && threadIdx.x == 0) /* for the trace */
+		atomicAdd(total, (unsigned)n);
 	for (int64_t it = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5; it < n;
 	     it += ((int64_t)gridDim.x * blockDim.x) >> 5) {
 		const uint32_t x = rest_x[it];
@@ -1282,9 +1364,15 @@ struct cu_bk {
 	cudaEvent_t pm[PMARKS];
 	const char *pmname[PMARKS];
 	int32_t *plevel;     /* 1x2, every fold carrying the visited state: the
-	                        levels of the row peer's vertices, by k:
-	                        carried with them, the others at the end
-	                        (cu_pred_local) */
+	                        levels of the row peer's vertices, by k: carried
+	                        with them, or found here (the update) */
+	/* and there the predecessors of each level's vertices the fold brought,
+	 * from the levels, on a side stream of lower priority while the next
+	 * levels run (pred_level): its k_pred_rest items ([2][nr]), the event
+	 * the level's update ends with, the event its work ends with */
+	cudaStream_t side;
+	uint32_t *rest;
+	cudaEvent_t lvl_done, side_done;
 	/* bottom-up: the local block row-major, the column frontier as a bitmap
 	 * over local columns, the row peers' visited blocks (MPI) */
 	uint64_t *rowptr;
@@ -1307,7 +1395,8 @@ struct cu_bk {
 };
 
 /* Device counters (tmpcnt): [c < C] unpacking of fold list c, then these. */
-enum { CT_FRONT, CT_GATHER, CT_PF_COUNT, CT_PF_DONE, CT_LC_DONE, CT_REST, CT_UNRESOLVED, CT_N };
+enum { CT_FRONT, CT_GATHER, CT_PF_COUNT, CT_PF_DONE, CT_LC_DONE, CT_REST, /* and CT_REST + 1:
+	k_pred_rest items, by level parity */ CT_REST_ALL = CT_REST + 2, CT_UNRESOLVED, CT_N };
 static unsigned *counter(const struct cu_bk *k, int t)
 {
 	return k->tmpcnt + k->g.C + t;
@@ -1407,7 +1496,7 @@ static void cu_destroy(void *p)
 	void *dev[] = {k->colptr, k->deg, k->cumul, k->rowidx, k->vis, k->pred, k->front, k->dst,
 	               k->bmp, k->af, k->in, k->level, k->tdeg, k->pred64, k->tmpcnt,
 	               k->dsum, k->cubtmp, k->wait_ns, k->rowptr, k->colidx, k->fcol, k->vrecv,
-	               k->dstat, k->lc, k->nzrow, k->ans, k->plevel};
+	               k->dstat, k->lc, k->nzrow, k->ans, k->plevel, k->rest};
 	for (size_t x = 0; x < sizeof dev / sizeof dev[0]; x++)
 		if (dev[x])
 			cudaFree(dev[x]);
@@ -1422,7 +1511,13 @@ static void cu_destroy(void *p)
 			cudaEventDestroy(k->pm[e]);
 	if (k->copied)
 		cudaEventDestroy(k->copied);
+	if (k->lvl_done)
+		cudaEventDestroy(k->lvl_done);
+	if (k->side_done)
+		cudaEventDestroy(k->side_done);
 	free(k->ev);
+	if (k->side)
+		cudaStreamDestroy(k->side);
 	if (k->st)
 		cudaStreamDestroy(k->st);
 	free(k->in_msgs);
@@ -1447,14 +1542,32 @@ static void cu_destroy(void *p)
 
 static int blocks_for(const cu_bk *k, int64_t n);
 
+/* A grid of one row (R = 1, C > 1): the own columns list every neighbour
+ * of the own vertices, and bottom-up steps scan only the own rows, through
+ * them (k_bottom_up): no CSR. */
+static int own_rows(const cu_bk *k)
+{
+	return k->g.R == 1 && k->g.C > 1;
+}
+
 /* The local block row-major, on the device: row counts, their scan (CUB),
- * then the columns appended through a cursor per row. */
+ * then the columns appended through a cursor per row; nzrow marks the rows
+ * with local edges. With own_rows, only nzrow: the own rows with
+ * neighbours. */
 static int build_csr(cu_bk *k)
 {
 	int error = 0;
 	unsigned long long *fill = NULL;
 	void *tmp = NULL;
 	size_t tb = 0;
+	if (own_rows(k)) {
+		DALLOC(k->nzrow, (size_t)b2_bmp_words(k->nr) * 4);
+		k_own_nonempty<<<blocks_for(k, b2_bmp_words(k->nr)), TPB, 0, k->st>>>(
+			k->colptr, (int64_t)k->g.j * k->b, k->b, k->nr, k->nzrow);
+		CU_TRY(cudaGetLastError());
+		CU_TRY(cudaStreamSynchronize(k->st));
+		goto done;
+	}
 	DALLOC(k->rowptr, (size_t)(k->nr + 1) * 8);
 	DALLOC(k->colidx, k->g.nnz * 4);
 	DALLOC(fill, (size_t)(k->nr + 1) * 8);
@@ -1483,7 +1596,7 @@ done:
 
 static int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 {
-	int error = 0;
+	int error = 0, lo_pri = 0, hi_pri = 0;
 	size_t fre = 0, tot = 0, need, pbytes = 0;
 	cudaDeviceProp prop;
 	cu_bk *k = (cu_bk *)calloc(1, sizeof *k);
@@ -1533,16 +1646,18 @@ static int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 	       (size_t)2 * g->C * (size_t)(k->bw + 1) * 4 + (size_t)k->nc * 4 +
 	       ((size_t)(g->R + g->C) * (size_t)k->slotw + (size_t)g->C) * 4 + k->cubbytes +
 	       (64u << 20);
-	/* bottom-up: the CSR (and, while it is built, a fill cursor per row),
-	 * the column frontier bitmap, the row peers' visited blocks */
+	/* bottom-up: the CSR (and, while it is built, a fill cursor per row;
+	 * none on a grid of one row: own_rows), the column frontier bitmap,
+	 * the row peers' visited blocks */
 	if (o->bottom_up)
-		need += g->nnz * 4 + (size_t)(k->nr + 1) * 8 * 2 + (size_t)b2_bmp_words(k->nc) * 4 +
-		        (size_t)b2_bmp_words(k->nr) * 4 +
+		need += (own_rows(k) ? 0 : g->nnz * 4 + (size_t)(k->nr + 1) * 8 * 2) +
+		        (size_t)b2_bmp_words(k->nc) * 4 + (size_t)b2_bmp_words(k->nr) * 4 +
 		        (size_t)g->C * (size_t)(k->bw + 1) * 4 * 2;
 	if (g->C > 1) /* the answers to the predecessor requests */
 		need += (size_t)k->nr * 4;
-	if (g->R == 1 && g->C == 2 && o->bottom_up) /* maybe the peer's levels (cu_device_levels) */
-		need += (size_t)k->b * 4;
+	if (g->R == 1 && g->C == 2 && o->bottom_up) /* maybe the peer's levels and the
+	                                              predecessor items (cu_device_levels) */
+		need += (size_t)k->b * 4 + (size_t)k->nr * 8;
 	cudaMemGetInfo(&fre, &tot);
 	if (need > fre) {
 		error = b2_err(B2_EIO_, "not enough device memory on GPU %d (%s): the graph and search state need %.2f GiB, %.2f GiB are free of %.2f GiB",
@@ -1550,7 +1665,11 @@ static int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 		               tot / 1073741824.0);
 		goto done;
 	}
-	if (cudaStreamCreateWithFlags(&k->st, cudaStreamNonBlocking) != cudaSuccess) {
+	/* the levels' stream first in line: a side stream (pred_level) takes
+	 * what the levels leave */
+	if (cudaDeviceGetStreamPriorityRange(&lo_pri, &hi_pri) != cudaSuccess ||
+	    cudaStreamCreateWithPriority(&k->st, cudaStreamNonBlocking, hi_pri) != cudaSuccess) {
+		cudaGetLastError();
 		error = b2_err(B2_EFAIL_, "cannot create a CUDA stream");
 		goto done;
 	}
@@ -1696,6 +1815,10 @@ static int cu_begin(void *p, int64_t root_k)
 		root_k >= 0 ? (uint64_t)k->g.j * (uint64_t)k->b + (uint64_t)root_k : none,
 		root_k >= 0 ? (uint64_t)root_k : none, counter(k, CT_GATHER), k->lc, 2 * (k->g.C + 2));
 	CU_LAUNCHED();
+	if (k->plevel) { /* no peer row's level known yet (k_pred_local) */
+		CU(cudaMemsetAsync(k->plevel, 0x7f, (size_t)k->b * 4, k->st));
+		CU(cudaMemsetAsync(counter(k, CT_REST), 0, 3 * 4, k->st));
+	}
 	if ((error = export_visited(k)))
 		return error;
 	/* done before returning: in pull mode the column peers read the new
@@ -1819,7 +1942,7 @@ static cudaEvent_t *level_events(cu_bk *k)
  * peer's discoveries of its own block into the visited bitmap too.
  * Bottom-up levels (a next bottom-up level then needs no visited
  * exchange), or every level (B2_CARRY_EVERY=1 on 1x2: then also into the
- * carried rows and the peer's levels, for cu_pred_local). */
+ * carried rows and the peer's levels, for pred_level). */
 static int carrying(const cu_bk *k)
 {
 	return k->devlev && (k->carry == B2_CARRY_EVERY ||
@@ -1847,9 +1970,17 @@ static int cu_device_levels(void *p, int on, int carry)
 	int error = 0;
 	k->devlev = on;
 	k->carry = carry;
-	/* every fold carrying on 1x2: the peer's levels, for cu_pred_local */
-	if (carry == B2_CARRY_EVERY && k->g.R == 1 && k->g.C == 2 && !k->plevel)
+	/* every fold carrying on 1x2: the peer's levels, and what the
+	 * predecessors from them take (pred_level) */
+	if (carry == B2_CARRY_EVERY && k->g.R == 1 && k->g.C == 2 && !k->plevel) {
+		int lo_pri = 0, hi_pri = 0;
 		DALLOC(k->plevel, (size_t)k->b * 4);
+		DALLOC(k->rest, (size_t)k->nr * 8);
+		CU_TRY(cudaDeviceGetStreamPriorityRange(&lo_pri, &hi_pri));
+		CU_TRY(cudaStreamCreateWithPriority(&k->side, cudaStreamNonBlocking, lo_pri));
+		CU_TRY(cudaEventCreateWithFlags(&k->lvl_done, cudaEventDisableTiming));
+		CU_TRY(cudaEventCreateWithFlags(&k->side_done, cudaEventDisableTiming));
+	}
 done:
 	return error;
 }
@@ -2141,7 +2272,8 @@ static int bottom_up(cu_bk *k, int lvl, int set, const uint32_t *fcol)
 	a.vis = k->vis; a.pred = k->pred; a.bmp = bmp_set(k, set, 0); a.level = k->level;
 	a.nr = k->nr; a.b = (uint32_t)k->b; a.j = (uint32_t)k->g.j;
 	a.bw1 = (uint64_t)(k->bw + 1); a.lvl = lvl; a.examined = k->lcur + k->g.C + 1;
-	int64_t warps = b2_bmp_words(k->nr);
+	a.own = own_rows(k); a.colptr = k->colptr; a.rowidx = k->rowidx; a.out = k->pred64;
+	int64_t warps = a.own ? b2_bmp_words(k->b) + 1 : b2_bmp_words(k->nr);
 	k_bottom_up<<<blocks_for(k, warps * 32), TPB, 0, k->st>>>(a);
 	CU_LAUNCHED();
 	return 0;
@@ -2293,6 +2425,32 @@ static int cu_carry_in(void *p, const b2_msg *m, int c, int lvl)
 	return 0;
 }
 
+/* Where pred_local serves (cu_pred_local): after each level's update, the
+ * predecessors of the level's vertices that the fold brought, from the
+ * levels (k_pred_local, then the items it left to k_pred_rest), on the
+ * side stream: they need only what this level and the ones before it
+ * wrote, and run while the next levels' exchanges leave the GPU idle. */
+static int pred_level(cu_bk *k, int lvl)
+{
+	if (!k->side)
+		return 0;
+	uint64_t ch = (k->g.nnz + (uint64_t)k->b - 1) / (uint64_t)k->b;
+	ch = ch > (uint64_t)PRED_CHUNK ? ch : (uint64_t)PRED_CHUNK;
+	unsigned *nrest = counter(k, CT_REST + (lvl & 1));
+	uint32_t *rest_x = k->rest, *rest_c = k->rest + k->nr;
+	CU(cudaEventRecord(k->lvl_done, k->st));
+	CU(cudaStreamWaitEvent(k->side, k->lvl_done, 0));
+	k_pred_local<<<blocks_for(k, k->b), TPB, 0, k->side>>>(
+		k->level, k->pred, k->plevel, k->colptr, k->rowidx, k->b, k->g.j, lvl, k->pred64, ch,
+		rest_x, rest_c, nrest, counter(k, CT_REST + ((lvl + 1) & 1)));
+	CU_LAUNCHED();
+	k_pred_rest<<<k->grid, TPB, 0, k->side>>>(rest_x, rest_c, nrest, k->level, k->pred,
+	                                          k->plevel, k->colptr, k->rowidx, k->b, k->g.j, ch,
+	                                          k->pred64, k->ptrace ? counter(k, CT_REST_ALL) : NULL);
+	CU_LAUNCHED();
+	return 0;
+}
+
 /* What both updates' k_update_words hands the host at the level's end
  * (LevelStats, mapped), with the own visited block for the row peers'
  * bottom-up steps; degree and examined: the counters it sums into. */
@@ -2348,6 +2506,7 @@ static int pull_update(cu_bk *k, int lvl, b2_level_stats *st)
 		pf.carry_base = (uint32_t)((1 - j) * k->b);
 		pf.carried = carrying_every(k) ? carried(k) : NULL;
 		pf.plevel = carrying_every(k) ? k->plevel : NULL;
+		pf.mine = pf.plevel ? bmp_set(k, cur, 1 - j) : NULL;
 	}
 	pf.flags = C > 1 && k->peer[B2_DIR_FOLD] ? k->flags : NULL;
 	pf.n = C;
@@ -2361,7 +2520,9 @@ static int pull_update(cu_bk *k, int lvl, b2_level_stats *st)
 		pf);
 	CU_LAUNCHED();
 	CU(cudaEventRecord(level_events(k)[4], k->st));
-	int error = wait_counts(k, &k->h_ls->seq, pf.seq);
+	int error = pred_level(k, lvl);
+	if (!error)
+		error = wait_counts(k, &k->h_ls->seq, pf.seq);
 	if (error)
 		return error;
 	volatile LevelStats *ls = k->h_ls;
@@ -2409,17 +2570,29 @@ static int cu_update(void *p, int lvl, b2_level_stats *st)
 		src.bmp[nsrc] = m->data;
 		src.tag[nsrc++] = (uint32_t)s;
 	}
+	/* the levels of the peer's rows found here (pred_level), where they
+	 * are kept and some were */
+	const int mine = k->side && k->h_lc[1 - j] > 0;
 	/* nothing arrived and no row peer reads the visited block: the step's
 	 * counts stand, and the device has no work */
-	if (!any && !vis_wanted(k)) {
+	if (!any && !vis_wanted(k) && !mine) {
 		st->front = k->nfront;
 		st->degree = k->own_degree;
 		return 0;
 	}
-	const PullFold pf = counting_fold(k, k->dstat, k->dstat + 1);
+	PullFold pf = counting_fold(k, k->dstat, k->dstat + 1);
+	if (mine) {
+		pf.mine = bmp_of(k, 1 - j);
+		pf.plevel = k->plevel;
+	}
 	k_update_words<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(
 		src, nsrc, k->bw, rowbase, k->vis, k->level, k->pred, bmp_of(k, j), lvl, pf);
 	CU_LAUNCHED();
+	if (any) {
+		int error = pred_level(k, lvl);
+		if (error)
+			return error;
+	}
 	/* the whole kernel, not wait_counts: its blocks may write the own
 	 * visited block into pinned memory that MPI sends next */
 	CU(cudaStreamSynchronize(k->st));
@@ -2650,36 +2823,24 @@ static int cu_pred_resolve(void *p, const b2_msg *in)
 }
 
 /* 1x2, every fold carried the visited state: the fold's predecessors from
- * the levels, all of them (k_peer_levels, k_pred_local, k_pred_rest); the
- * rest items are in dst and ans (2b words each, free after the levels):
- * ceil((len - B2_PRED_SCAN) / ch) per vertex left, at most b + nnz / ch <=
- * 2b of them with ch >= nnz / b. */
+ * the levels, all of them, found level by level on the side stream
+ * (pred_level); here the levels' stream waits for that work. The rest
+ * items per level: ceil((len - B2_PRED_SCAN) / ch) per vertex left, at
+ * most b + nnz / ch <= 2b = nr of them with ch >= nnz / b. */
 static int cu_pred_local(void *p)
 {
 	cu_bk *k = (cu_bk *)p;
-	if (!k->plevel)
+	if (!k->side)
 		return b2_err(B2_EFAIL_, "internal: predecessors from the levels on a %dx%d grid",
 		              k->g.R, k->g.C);
-	uint64_t ch = (k->g.nnz + (uint64_t)k->b - 1) / (uint64_t)k->b;
-	ch = ch > (uint64_t)PRED_CHUNK ? ch : (uint64_t)PRED_CHUNK;
-	unsigned *nrest = counter(k, CT_REST);
 	pmark_enter(k);
-	CU(cudaMemsetAsync(nrest, 0, 4, k->st));
-	k_peer_levels<<<blocks_for(k, k->b), TPB, 0, k->st>>>(
-		k->vis, carried(k), k->pred, k->level, k->b, (1 - k->g.j) * k->b, k->plevel);
-	CU_LAUNCHED();
-	k_pred_local<<<blocks_for(k, k->b), TPB, 0, k->st>>>(k->level, k->pred, k->plevel, k->colptr,
-	                                                     k->rowidx, k->b, k->g.j, k->pred64, ch,
-	                                                     k->dst, k->ans, nrest);
-	CU_LAUNCHED();
-	pmark(k, "local");
-	k_pred_rest<<<k->grid, TPB, 0, k->st>>>(k->dst, k->ans, nrest, k->level, k->pred, k->plevel,
-	                                        k->colptr, k->rowidx, k->b, k->g.j, ch, k->pred64);
-	CU_LAUNCHED();
-	pmark(k, "rest");
-	if (k->ptrace && b2_rank == 0) { /* how many chunks the first scan left */
+	CU(cudaEventRecord(k->side_done, k->side));
+	CU(cudaStreamWaitEvent(k->st, k->side_done, 0));
+	pmark(k, "side");
+	if (k->ptrace && b2_rank == 0) { /* how many chunks the first scans left */
 		unsigned n = 0;
-		CU(cudaMemcpy(&n, nrest, 4, cudaMemcpyDeviceToHost));
+		CU(cudaStreamSynchronize(k->side));
+		CU(cudaMemcpy(&n, counter(k, CT_REST_ALL), 4, cudaMemcpyDeviceToHost));
 		fprintf(stderr, "pred rest %u chunks\n", n);
 	}
 	return 0;

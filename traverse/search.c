@@ -51,6 +51,7 @@ int b2_search_init(b2_search *s, const b2_backend *be, void *bk, const b2_graph 
 	B2_TRY(b2_calloc(&s->lexam, (size_t)s->cap_levels, 8, "edges examined"));
 	B2_TRY(b2_calloc(&s->ltime, (size_t)s->cap_levels, 8, "level times"));
 	B2_TRY(b2_calloc(&s->lphase, (size_t)s->cap_levels * 5, 8, "level times"));
+	B2_TRY(b2_calloc(&s->lfold, (size_t)s->cap_levels * 2, 8, "level times"));
 	for (int64_t x = 0; x < g->b; x++)
 		s->total_degree += g->tdeg[x];
 	B2_TRY(b2_mpi_ok(MPI_Allreduce(MPI_IN_PLACE, &s->total_degree, 1, MPI_INT64_T, MPI_SUM,
@@ -112,6 +113,7 @@ static void note_level(b2_search *s, int64_t global)
 		check(grow(&s->lexam, cap, 8));
 		check(grow(&s->ltime, cap, 8));
 		check(grow(&s->lphase, cap * 5, 8));
+		check(grow(&s->lfold, cap * 2, 8));
 		s->cap_levels = cap;
 	}
 	s->fsize[s->nlevels++] = global;
@@ -202,6 +204,7 @@ static void fold_exchange(b2_search *s, int lvl, int dir)
 {
 	const b2_backend *be = s->be;
 	s->fold.carrying = every_fold_carries(s) || (s->fold.carry && dir == B2_BOTTOM_UP);
+	s->lfold[2 * (lvl - 1)] = s->lfold[2 * (lvl - 1) + 1] = 0;
 	if (s->device_levels) {
 		s->bitmap_msgs += s->C - 1;
 		if (s->C > 1) {
@@ -221,8 +224,12 @@ static void fold_exchange(b2_search *s, int lvl, int dir)
 		/* the own block's discoveries travel only when carried */
 		if (!s->fold.carrying)
 			s->use_bitmap[s->j] = -1;
+		double t0 = b2_now();
 		check(be->fold_msgs(s->bk, s->use_bitmap, s->fold.ops->mem, s->out));
+		double t1 = b2_now();
 		check(b2_link_round(&s->fold, s->out));
+		s->lfold[2 * (lvl - 1)] = t1 - t0;
+		s->lfold[2 * (lvl - 1) + 1] = b2_now() - t1;
 	}
 	check(be->stage_in(s->bk, B2_DIR_FOLD, s->fold.in, s->C, s->j));
 	for (int c = 0; s->fold.carrying && c < s->C; c++)
@@ -367,10 +374,11 @@ int b2_search_run(b2_search *s, int64_t root)
 	else if (s->trace && b2_rank == 0)
 		for (int64_t l = 0; l < s->nlevels; l++) {
 			const double *ph = s->lphase + 5 * l;
-			fprintf(stderr, "level %2lld  %s  frontier %10lld  examined %12lld  xexp %7.1f  exp %7.1f  xfold %7.1f  upd %7.1f  term %7.1f  host %8.1f us\n",
+			fprintf(stderr, "level %2lld  %s  frontier %10lld  examined %12lld  xexp %7.1f  exp %7.1f  xfold %7.1f (msgs %6.1f round %6.1f)  upd %7.1f  term %7.1f  host %8.1f us\n",
 			        (long long)l + 1, s->ldir[l] == B2_BOTTOM_UP ? "BU" : "TD",
 			        (long long)s->fsize[l], (long long)s->lexam[l], ph[0] * 1e6, ph[1] * 1e6,
-			        ph[2] * 1e6, ph[3] * 1e6, ph[4] * 1e6, s->ltime[l] * 1e6);
+			        ph[2] * 1e6, s->lfold[2 * l] * 1e6, s->lfold[2 * l + 1] * 1e6, ph[3] * 1e6,
+			        ph[4] * 1e6, s->ltime[l] * 1e6);
 		}
 	if (s->trace && b2_rank == 0 && s->fold.n > 1 && !s->fold.ops->in_place) {
 		const double *pt = s->fold.pred_time;
@@ -395,6 +403,7 @@ void b2_search_free(b2_search *s)
 	free(s->lexam);
 	free(s->ltime);
 	free(s->lphase);
+	free(s->lfold);
 	free(s->stats);
 	free(s->ncol);
 	free(s->nrow);

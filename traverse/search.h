@@ -60,6 +60,8 @@ typedef struct b2_search {
 	int64_t *lexam;
 	double *ltime;
 	double *lphase;    /* [5 per level] message levels' host phases, for the trace */
+	double *lfold;     /* [2 per level] message levels' fold exchange: the backend's
+	                      messages (device to host), then the transport's round */
 	int64_t bitmap_msgs, list_msgs;
 	int trace;         /* B2_TRACE_LEVELS set: per-level times on stderr */
 } b2_search;
