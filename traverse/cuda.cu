@@ -681,16 +681,20 @@ static __device__ __forceinline__ bool own_column_parent(const BottomUpArgs &a, 
  * rows, a row per lane); each unvisited row scans its neighbours for one in
  * the column frontier and stops at the first. The warp alone writes its
  * visited word (no atomic); discoveries go to the same bitmaps as
- * top-down's. A grid of one row (a.own) scans only the own rows, each
+ * top-down's. A grid of one row (OWN, a.own) scans only the own rows, each
  * through its own column (own_column_parent): no row is scanned on two
  * ranks, every find is the own block's, and a parent in a peer's block
- * is resolved here (out), not asked for. */
+ * is resolved here (out), not asked for. Two instances, so that the
+ * usual one keeps its 32 registers (full occupancy: the step is bound by
+ * the rows in flight); the own one takes 36 (held to 32 it spilled, and
+ * ran no faster). */
+template <bool OWN>
 __global__ void __launch_bounds__(TPB) k_bottom_up(BottomUpArgs a)
 {
 	typedef cub::BlockReduce<unsigned long long, TPB> BR;
 	__shared__ typename BR::TempStorage tmp;
 	const int lane = threadIdx.x & 31;
-	const int64_t rlo = a.own ? (int64_t)a.j * a.b : 0, rhi = a.own ? rlo + a.b : a.nr;
+	const int64_t rlo = OWN ? (int64_t)a.j * a.b : 0, rhi = OWN ? rlo + a.b : a.nr;
 	const int64_t nw = (rhi + 31) / 32;
 	const int64_t wstride = ((int64_t)gridDim.x * blockDim.x) >> 5;
 	unsigned long long seen = 0;
@@ -705,11 +709,13 @@ __global__ void __launch_bounds__(TPB) k_bottom_up(BottomUpArgs a)
 		const int64_t r = w * 32 + lane;
 		bool found = false, peer = false;
 		uint32_t u = 0;
-		if ((todo >> lane & 1) && a.own) {
-			found = own_column_parent(a, (uint32_t)(r - rlo), &u, &seen);
-			peer = found && (u < rlo || u >= rhi);
-			if (found && !peer)
-				u -= (uint32_t)rlo; /* the own column */
+		if constexpr (OWN) {
+			if (todo >> lane & 1) {
+				found = own_column_parent(a, (uint32_t)(r - rlo), &u, &seen);
+				peer = found && (u < rlo || u >= rhi);
+				if (found && !peer)
+					u -= (uint32_t)rlo; /* the own column */
+			}
 		} else if (todo >> lane & 1) {
 			/* BU_K neighbours at a time: their loads, then their frontier
 			 * words, are in flight together */
@@ -2274,7 +2280,10 @@ static int bottom_up(cu_bk *k, int lvl, int set, const uint32_t *fcol)
 	a.bw1 = (uint64_t)(k->bw + 1); a.lvl = lvl; a.examined = k->lcur + k->g.C + 1;
 	a.own = own_rows(k); a.colptr = k->colptr; a.rowidx = k->rowidx; a.out = k->pred64;
 	int64_t warps = a.own ? b2_bmp_words(k->b) + 1 : b2_bmp_words(k->nr);
-	k_bottom_up<<<blocks_for(k, warps * 32), TPB, 0, k->st>>>(a);
+	if (a.own)
+		k_bottom_up<true><<<blocks_for(k, warps * 32), TPB, 0, k->st>>>(a);
+	else
+		k_bottom_up<false><<<blocks_for(k, warps * 32), TPB, 0, k->st>>>(a);
 	CU_LAUNCHED();
 	return 0;
 }
