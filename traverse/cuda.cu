@@ -1074,7 +1074,9 @@ __global__ void k_pred_local(const int32_t *__restrict__ level, uint32_t *pred,
 		const int64_t x = base + lane;
 		unsigned nch = 0;
 		const int lv = x < b ? level[x] : 0;
-		if (lv == lvl && (pred[j * b + x] & B2_PRED_REMOTE)) {
+		const uint32_t q = lv == lvl ? pred[j * b + x] : 0;
+		/* brought by the fold; not resolved by a bottom-up step (own_rows) */
+		if ((q & B2_PRED_REMOTE) && q != B2_PRED_RESOLVED) {
 			const uint64_t e0 = colptr[x], e1 = colptr[x + 1];
 			uint32_t r = 0;
 			int got = peer_parent<F>(rowidx, e0, e1, j, 0, lo, hi, plevel, lv, &r);
