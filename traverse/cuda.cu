@@ -1038,7 +1038,8 @@ static __device__ __forceinline__ int peer_parent(const uint32_t *__restrict__ r
 	return in ? 0 : -1;
 }
 
-/* Rows of a column per k_pred_rest item (at least nnz / b: see cu_pred_local). */
+/* Rows of a column per k_pred_rest item (at least nnz / b, pred_level: see
+ * cu_pred_local). */
 enum { PRED_CHUNK = 1024 };
 
 /* 1x2, every fold carrying the visited state (backend.h pred_local): a
@@ -2440,10 +2441,12 @@ static int cu_carry_in(void *p, const b2_msg *m, int c, int lvl)
  * predecessors of the level's vertices that the fold brought, from the
  * levels (k_pred_local, then the items it left to k_pred_rest), on the
  * side stream: they need only what this level and the ones before it
- * wrote, and run while the next levels' exchanges leave the GPU idle. */
+ * wrote, and run while the next levels' exchanges leave the GPU idle.
+ * Nothing after a bottom-up step: on a grid of one row it finds only own
+ * rows, their parents resolved (k_bottom_up), and the fold brings none. */
 static int pred_level(cu_bk *k, int lvl)
 {
-	if (!k->side)
+	if (!k->side || k->step_dir == B2_BOTTOM_UP)
 		return 0;
 	uint64_t ch = (k->g.nnz + (uint64_t)k->b - 1) / (uint64_t)k->b;
 	ch = ch > (uint64_t)PRED_CHUNK ? ch : (uint64_t)PRED_CHUNK;
