@@ -75,8 +75,9 @@ def expected(R, C, opt):
     return "expand %s, fold %s" % ("none" if R == 1 else via, "none" if C == 1 else via)
 
 def check_device_phases(tag, f, R, C, opt, shared_pull=False):
-    """Device levels time phases with CUDA events, recording only those that
-    split work of different phases: with R = 1 there is no expand exchange
+    """Device levels time the update by the GPU clock and the exchanges on
+    the stream by CUDA events, the expansion being the rest of the level's
+    busy time: with R = 1 there is no expand exchange
     (0 exactly), with C = 1 neither a fold nor an update (0 exactly); where
     there is one, every search spends time in it (the fold: where NCCL
     carries it)."""

@@ -231,11 +231,12 @@ typedef struct b2_backend {
 	 * stage_in / expand / update run a level with no host wait inside; the
 	 * host waits once per level, in update. Every rank must run the same
 	 * levels and start a level only when all finished the last.
-	 * level_phases: device time of the last search's nlev levels in the
-	 * phases expand exchange, expansion, fold exchange, update (ph[0..3]),
-	 * and in all of them (*span); lv, when not NULL, gets the five per
-	 * level (lv[5*l + x]). carry (B2_CARRY_): the folds carry the visited
-	 * state (transport.h, b2_link.carry). With device levels, on
+	 * level_phases: the last search's nlev levels, each one's busy time
+	 * busy[l] (on the host, from its start to update's return) split into
+	 * the phases expand exchange, expansion, fold exchange, update
+	 * (lv[4*l + x]): what the device can time without slowing the level,
+	 * the expansion the rest (its launches included). carry (B2_CARRY_):
+	 * the folds carry the visited state (transport.h, b2_link.carry). With device levels, on
 	 * bottom-up levels or every level: each fold message is the sender's
 	 * whole discovery set, and the update ORs the row peer's discoveries
 	 * of its own block into the visited bitmap too (every level: also
@@ -243,7 +244,7 @@ typedef struct b2_backend {
 	 * does); message levels (on == 0): fold_msgs gives out[j] every
 	 * level. */
 	int (*device_levels)(void *bk, int on, int carry);
-	int (*level_phases)(void *bk, int nlev, double *ph, double *span, double *lv);
+	int (*level_phases)(void *bk, int nlev, const double *busy, double *lv);
 } b2_backend;
 
 enum { B2_DIR_EXPAND = 0, B2_DIR_FOLD = 1 };

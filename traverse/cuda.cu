@@ -98,7 +98,7 @@ static __device__ __forceinline__ void put_col(uint32_t *dst, uint64_t *deg,
 }
 
 enum { PULL_MAX = B2_PULL_MAX };
-enum { PULL_EV = 5, PULL_LEVELS = 4096 }; /* events per level; levels with a timed wait */
+enum { PULL_EV = 4, PULL_LEVELS = 4096 }; /* events per level; levels with a timed update */
 
 /* Bitmaps that one launch works on (blockIdx.y picks one in k_unpack; every
  * thread visits all in k_update_words), and a number per bitmap: the offset
@@ -772,8 +772,11 @@ struct FlagPtrs {
 	unsigned *to[PULL_MAX];
 };
 
-/* Pull mode's part in the update kernel: first wait for the row peers'
- * flags (flags NULL: no wait) and time the wait into *wait_ns; count the
+/* Device levels' part in the update kernel: the first block to run tells
+ * the row peers that the step is done (pull), then all wait for the
+ * peers' flags (flags NULL: no wait); the wait and the rest are timed by
+ * the GPU clock into stamp, which costs the stream nothing where an event
+ * pair costs about 1.5 us (docs/PERFORMANCE.md); count the
  * new frontier (count NULL: not counted), the last block handing the total
  * to the host through mapped memory and zeroing count and done for the
  * next level; zero *reset (the next level's unpacking counter). */
@@ -786,10 +789,13 @@ struct LevelStats {
 };
 
 struct PullFold {
-	const unsigned *flags;
+	FlagPtrs sig;          /* the row peers' flags this rank signals (pull) */
+	unsigned *first;       /* the last epoch a first block took */
+	const unsigned *flags; /* the flags it waits for (pull; else NULL) */
 	int n, self;
 	unsigned epoch;
-	unsigned long long *wait_ns;
+	unsigned long long *stamp; /* the level's update by the GPU clock, ns:
+	                          [0] the wait, [1] the rest (NULL: not timed) */
 	unsigned *count, *done, *reset;
 	const int64_t *tdeg;
 	unsigned long long *degree, *examined; /* device counters, zeroed here for the next level */
@@ -808,7 +814,9 @@ struct PullFold {
 	                          level: their levels into plevel too */
 };
 
-__global__ void k_signal(FlagPtrs f, int n, unsigned epoch)
+/* Tells the row peers (f.to[t], t < n; NULL: none) that this rank's step
+ * of level `epoch` is done: its discoveries may be read in place. */
+static __device__ __forceinline__ void signal_peers(const FlagPtrs &f, int n, unsigned epoch)
 {
 	const int t = threadIdx.x;
 	if (t < n && f.to[t]) {
@@ -885,11 +893,24 @@ k_update_words(Sources src, int nsrc, int64_t nwords, uint32_t rowbase, uint32_t
 	__shared__ bool last;
 	const unsigned sh = rowbase & 31;
 	unsigned long long total = 0, deg = 0;
-	if (pf.flags) {
+	if (pf.stamp) {
+		/* the step before this kernel on the stream is done: the first
+		 * block to run says so to the row peers (no kernel of its own: one
+		 * launch less a level), then all wait for theirs */
+		__shared__ bool first;
 		const uint64_t t0 = now_ns();
-		wait_flags(pf.flags, pf.n, pf.self, pf.epoch);
-		if (blockIdx.x == 0 && threadIdx.x == 0)
-			*pf.wait_ns = now_ns() - t0;
+		if (threadIdx.x == 0)
+			first = atomicMax(pf.first, pf.epoch) != pf.epoch;
+		__syncthreads();
+		if (first && pf.flags)
+			signal_peers(pf.sig, pf.n, pf.epoch);
+		if (pf.flags)
+			wait_flags(pf.flags, pf.n, pf.self, pf.epoch);
+		if (first && threadIdx.x == 0) {
+			const uint64_t t1 = now_ns();
+			pf.stamp[0] = pf.flags ? t1 - t0 : 0;
+			pf.stamp[1] = t1; /* the last block makes it a duration */
+		}
 	}
 	if (pf.reset && blockIdx.x == 0 && threadIdx.x == 0)
 		*pf.reset = 0;
@@ -962,6 +983,8 @@ k_update_words(Sources src, int nsrc, int64_t nwords, uint32_t rowbase, uint32_t
 		pf.host->front = atomicExch(pf.count, 0);
 		pf.host->degree = atomicExch(pf.degree, 0ull);
 		pf.host->examined = atomicExch(pf.examined, 0ull);
+		if (pf.stamp)
+			pf.stamp[1] = now_ns() - pf.stamp[1];
 		__threadfence_system();
 		pf.host->seq = pf.seq;
 		*pf.done = 0;
@@ -1360,7 +1383,7 @@ struct cu_bk {
 	cudaEvent_t *ev;
 	cudaEvent_t copied;  /* the predecessor requests are in pinned memory */
 	int nev;
-	unsigned long long *wait_ns, *h_wait_ns; /* per level: the update's wait */
+	unsigned long long *stamp, *h_stamp; /* per level: the update's wait and rest (PullFold) */
 	LevelStats *h_ls, *d_ls; /* device levels' level counts: mapped pinned */
 	int devlev, plev;    /* device levels on; levels begun in this search */
 	int carry;           /* device levels: bottom-up levels' folds carry the
@@ -1405,7 +1428,8 @@ struct cu_bk {
 
 /* Device counters (tmpcnt): [c < C] unpacking of fold list c, then these. */
 enum { CT_FRONT, CT_GATHER, CT_PF_COUNT, CT_PF_DONE, CT_LC_DONE, CT_REST, /* and CT_REST + 1:
-	k_pred_rest items, by level parity */ CT_REST_ALL = CT_REST + 2, CT_UNRESOLVED, CT_N };
+	k_pred_rest items, by level parity */ CT_REST_ALL = CT_REST + 2, CT_UNRESOLVED,
+	CT_FIRST, CT_N };
 static unsigned *counter(const struct cu_bk *k, int t)
 {
 	return k->tmpcnt + k->g.C + t;
@@ -1504,13 +1528,13 @@ static void cu_destroy(void *p)
 	cu_peers(k, B2_DIR_FOLD, 0, 0, NULL);
 	void *dev[] = {k->colptr, k->deg, k->cumul, k->rowidx, k->vis, k->pred, k->front, k->dst,
 	               k->bmp, k->af, k->in, k->level, k->tdeg, k->pred64, k->tmpcnt,
-	               k->dsum, k->cubtmp, k->wait_ns, k->rowptr, k->colidx, k->fcol, k->vrecv,
+	               k->dsum, k->cubtmp, k->stamp, k->rowptr, k->colidx, k->fcol, k->vrecv,
 	               k->dstat, k->lc, k->nzrow, k->ans, k->plevel, k->rest};
 	for (size_t x = 0; x < sizeof dev / sizeof dev[0]; x++)
 		if (dev[x])
 			cudaFree(dev[x]);
 	void *host[] = {k->h_front, k->h_dst, k->h_pred, k->h_recv, k->h_dsum,
-	                k->h_wait_ns, k->h_ls, k->h_vsend, k->h_vrecv, k->h_lc};
+	                k->h_stamp, k->h_ls, k->h_vsend, k->h_vrecv, k->h_lc};
 	for (size_t x = 0; x < sizeof host / sizeof host[0]; x++)
 		cu_host_free(host[x]);
 	for (int e = 0; e < k->nev; e++)
@@ -1702,7 +1726,7 @@ static int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 	DALLOC(k->lc, (size_t)2 * (size_t)(g->C + 2) * 8);
 	k->lcur = k->lc;
 	DALLOC(k->tmpcnt, (size_t)(g->C + CT_N) * 4);
-	DALLOC(k->wait_ns, (size_t)(PULL_LEVELS + 1) * 8);
+	DALLOC(k->stamp, (size_t)(PULL_LEVELS + 1) * 16);
 	DALLOC(k->dsum, 8);
 	DALLOC(k->dstat, 4 * 8);
 	DALLOC(k->cubtmp, k->cubbytes);
@@ -1711,7 +1735,7 @@ static int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 	HALLOC(k->h_pred, (size_t)g->C * (size_t)k->slotw * 4);
 	HALLOC(k->h_recv, (size_t)k->nr * 4);
 	HALLOC(k->h_dsum, 8);
-	HALLOC(k->h_wait_ns, (size_t)PULL_LEVELS * 8);
+	HALLOC(k->h_stamp, (size_t)PULL_LEVELS * 16);
 	k->ncol = (int64_t *)calloc((size_t)g->R, 8);
 	if (!k->ncol) {
 		error = b2_err(B2_EIO_, "out of host memory");
@@ -1902,23 +1926,15 @@ static int cu_front_msg(void *p, int bitmap, int mem, b2_msg *m)
  * bitmaps for this grid column. Why nothing read in place is overwritten
  * early: a rank writes a set again only two levels later, and every rank
  * has finished each level (search.c's allgather of the level counts)
- * before any starts the next. Events time the phases: 0 the level's
- * start, 1 the column's frontier gathered, 2 the step done, 3 the fold's
- * copies done, 4 the update done. Each record is a host call that small
- * levels wait for, so only those that split work of different phases are
- * taken: 1 where the column peers' frontiers are read or copied (R > 1;
- * else gathering the own is local work, the expansion's), 2 where there
- * is a fold (C > 1; else the update only counts, the expansion's part as
- * in message mode), 3 where a transport puts the fold's copies on the
- * stream (in place the fold is the update's wait for the signals). */
+ * before any starts the next. The update times itself by the GPU clock
+ * (PullFold.stamp); events time only what lies between kernels: 0 the
+ * level's start and 1 the column's frontier gathered, where the column
+ * peers' frontiers are read or copied (R > 1); 2 the step done and 3 the
+ * fold's copies done, where a transport puts them on the stream. A timing
+ * event costs a small level about 1.5 us (docs/PERFORMANCE.md). */
 static int ev_gather(const cu_bk *k)
 {
 	return k->g.R > 1;
-}
-
-static int ev_step(const cu_bk *k)
-{
-	return k->g.C > 1;
 }
 
 static int ev_fold(const cu_bk *k)
@@ -2019,7 +2035,8 @@ static int cu_stage_in(void *p, int dir, const b2_msg *in, int nslots, int self)
 			k->plev++;
 			if ((error = pull_events(k, k->plev)))
 				return error;
-			CU(cudaEventRecord(level_events(k)[0], k->st));
+			if (ev_gather(k))
+				CU(cudaEventRecord(level_events(k)[0], k->st));
 		}
 		return 0;
 	}
@@ -2326,13 +2343,9 @@ static int cu_expand(void *p, int lvl, int dir, int64_t *cnt_out, int64_t *exami
 	if (error)
 		return error;
 	if (k->devlev) {
-		/* the row peers may read this level's discoveries (in place); the
-		 * counts come with the update */
-		if (C > 1 && k->peer[B2_DIR_FOLD]) {
-			k_signal<<<1, PULL_MAX, 0, k->st>>>(k->sig, C, k->epoch + 1);
-			CU_LAUNCHED();
-		}
-		if (ev_step(k))
+		/* the counts come with the update, which also tells the row peers
+		 * that they may read this level's discoveries in place */
+		if (ev_fold(k))
 			CU(cudaEventRecord(ev[2], k->st));
 		*examined = 0;
 		return 0;
@@ -2523,17 +2536,19 @@ static int pull_update(cu_bk *k, int lvl, b2_level_stats *st)
 		pf.mine = pf.plevel ? bmp_set(k, cur, 1 - j) : NULL;
 	}
 	pf.flags = C > 1 && k->peer[B2_DIR_FOLD] ? k->flags : NULL;
+	if (pf.flags)
+		pf.sig = k->sig;
+	pf.first = counter(k, CT_FIRST);
 	pf.n = C;
 	pf.self = j;
 	pf.epoch = epoch;
-	pf.wait_ns = k->wait_ns + (lvl <= PULL_LEVELS ? lvl - 1 : PULL_LEVELS);
+	pf.stamp = k->stamp + 2 * (lvl <= PULL_LEVELS ? lvl - 1 : PULL_LEVELS);
 	pf.reset = counter(k, CT_GATHER);
 	pf.seq = ++k->seq;
 	k_update_words<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(
 		src, nsrc, k->bw, (uint32_t)(j * k->b), k->vis, k->level, k->pred, bmp_set(k, cur, j), lvl,
 		pf);
 	CU_LAUNCHED();
-	CU(cudaEventRecord(level_events(k)[4], k->st));
 	int error = pred_level(k, lvl);
 	if (!error)
 		error = wait_counts(k, &k->h_ls->seq, pf.seq);
@@ -2916,44 +2931,33 @@ static int cu_peers(void *p, int dir, int n, int me, const b2_regions *peer)
 	return 0;
 }
 
-/* Device time of the last search's nlev device levels: ph[0..3] = expand
- * exchange (with the column's gather), expansion, fold exchange (a
- * transport's transfer on the stream, and the update kernel's wait for the
- * peers' signals), update; *span = all; per level (lv, 5 per level, when
- * not NULL) the same four and the span. */
-static int cu_level_phases(void *p, int nlev, double *ph, double *span, double *lv)
+/* The phases of the last search's nlev device levels (backend.h): the
+ * update's wait (the fold exchange where read in place) and the rest by
+ * the GPU clock; the expand exchange with the column's gather (R > 1) and
+ * a transport's fold on the stream by events; the expansion is the rest of
+ * the level's busy time (its launches included). */
+static int cu_level_phases(void *p, int nlev, const double *busy, double *lv)
 {
 	cu_bk *k = (cu_bk *)p;
-	*span = 0;
-	for (int x = 0; x < 4; x++)
-		ph[x] = 0;
-	const int waits = k->g.C > 1 && k->peer[B2_DIR_FOLD];
 	int nw = nlev < PULL_LEVELS ? nlev : PULL_LEVELS;
-	if (nw > 0 && waits)
-		CU(cudaMemcpy(k->h_wait_ns, k->wait_ns, (size_t)nw * 8, cudaMemcpyDeviceToHost));
-	for (int l = 0; l < nlev && (l + 1) * PULL_EV <= k->nev; l++) {
+	if (nw > 0)
+		CU(cudaMemcpy(k->h_stamp, k->stamp, (size_t)nw * 16, cudaMemcpyDeviceToHost));
+	for (int l = 0; l < nlev; l++) {
 		const cudaEvent_t *ev = k->ev + (size_t)l * PULL_EV;
-		/* the phases' ends, where an event was left out (pull_events) */
-		cudaEvent_t end[5];
-		end[0] = ev[0];
-		end[1] = ev_gather(k) ? ev[1] : end[0];
-		end[2] = ev_step(k) ? ev[2] : ev[4];
-		end[3] = ev_fold(k) ? ev[3] : end[2];
-		end[4] = ev[4];
-		float ms[4] = {0, 0, 0, 0};
-		for (int x = 0; x < 4; x++)
-			if (end[x] != end[x + 1])
-				CU(cudaEventElapsedTime(&ms[x], end[x], end[x + 1]));
-		double wait = l < nw && waits ? k->h_wait_ns[l] * 1e-9 : 0;
-		double upd = ms[3] * 1e-3;
-		wait = wait < upd ? wait : upd;
-		double t[5] = {ms[0] * 1e-3, ms[1] * 1e-3, ms[2] * 1e-3 + wait, upd - wait,
-		               (ms[0] + ms[1] + ms[2] + ms[3]) * 1e-3};
-		for (int x = 0; x < 4; x++)
-			ph[x] += t[x];
-		*span += t[4];
-		if (lv)
-			memcpy(lv + (size_t)l * 5, t, sizeof t);
+		const int timed = (l + 1) * PULL_EV <= k->nev;
+		float xexp = 0, xfold = 0;
+		if (timed && ev_gather(k))
+			CU(cudaEventElapsedTime(&xexp, ev[0], ev[1]));
+		if (timed && ev_fold(k))
+			CU(cudaEventElapsedTime(&xfold, ev[2], ev[3]));
+		double *t = lv + (size_t)l * 4;
+		t[0] = xexp * 1e-3;
+		t[2] = xfold * 1e-3 + (l < nw ? k->h_stamp[2 * l] * 1e-9 : 0);
+		/* with C == 1 the update only counts: the expansion's part, as
+		 * in message mode */
+		t[3] = l < nw && k->g.C > 1 ? k->h_stamp[2 * l + 1] * 1e-9 : 0;
+		t[1] = busy[l] - t[0] - t[2] - t[3];
+		t[1] = t[1] > 0 ? t[1] : 0;
 	}
 	return 0;
 }

@@ -259,26 +259,37 @@ static void terminate(b2_search *s, b2_level_stats *st)
 	*st = (b2_level_stats){sum[0], sum[1], sum[2]};
 }
 
-/* After the timed part, device levels: the phases' device times; what the
- * device did not spend in a phase (waiting for the level's end, the
- * allgather) is the termination's part. */
-static void device_phases(b2_search *s, double wall)
+/* After the timed part, device levels: the backend splits each level's
+ * busy time (from its start to the update's return, on the host: the
+ * device's work and the launches) into the first four phases; the
+ * termination keeps what the host measured after it (the allgather, the
+ * decision). */
+static void device_phases(b2_search *s)
 {
-	double span = 0, *lv = NULL;
+	double *lv = NULL, *busy = NULL;
 	int n = (int)s->nlevels;
 	int traced = s->trace && n <= B2_TRACE_LEVELS && b2_rank == 0;
-	check(b2_alloc(&lv, (size_t)n * 5 * sizeof *lv, "level phases"));
-	check(s->be->level_phases(s->bk, n, s->phase, &span, lv));
-	s->phase[B2_PH_TERMINATION] = wall > span ? wall - span : 0;
-	s->expansion_by_dir[0] = s->expansion_by_dir[1] = 0;
+	check(b2_alloc(&lv, (size_t)n * 4 * sizeof *lv, "level phases"));
+	check(b2_alloc(&busy, (size_t)n * sizeof *busy, "level phases"));
 	for (int l = 0; l < n; l++)
-		s->expansion_by_dir[s->ldir[l] == B2_BOTTOM_UP] += lv[5 * l + 1];
+		busy[l] = s->lphase[5 * l] + s->lphase[5 * l + 1] + s->lphase[5 * l + 2] +
+		          s->lphase[5 * l + 3];
+	check(s->be->level_phases(s->bk, n, busy, lv));
+	for (int p = 0; p < 4; p++)
+		s->phase[p] = 0;
+	s->expansion_by_dir[0] = s->expansion_by_dir[1] = 0;
+	for (int l = 0; l < n; l++) {
+		for (int p = 0; p < 4; p++)
+			s->phase[p] += lv[4 * l + p];
+		s->expansion_by_dir[s->ldir[l] == B2_BOTTOM_UP] += lv[4 * l + 1];
+	}
 	for (int l = 0; traced && l < n; l++)
-		fprintf(stderr, "level %2d  %s  frontier %10lld  xexp %7.1f  exp %7.1f  xfold %7.1f  upd %7.1f  device %7.1f  host %7.1f us\n",
+		fprintf(stderr, "level %2d  %s  frontier %10lld  xexp %7.1f  exp %7.1f  xfold %7.1f  upd %7.1f  term %7.1f  host %7.1f us\n",
 		        l + 1, s->ldir[l] == B2_BOTTOM_UP ? "BU" : "TD", (long long)s->fsize[l],
-		        lv[5 * l] * 1e6, lv[5 * l + 1] * 1e6, lv[5 * l + 2] * 1e6, lv[5 * l + 3] * 1e6,
-		        lv[5 * l + 4] * 1e6, s->ltime[l] * 1e6);
+		        lv[4 * l] * 1e6, lv[4 * l + 1] * 1e6, lv[4 * l + 2] * 1e6, lv[4 * l + 3] * 1e6,
+		        s->lphase[5 * l + 4] * 1e6, s->ltime[l] * 1e6);
 	free(lv);
+	free(busy);
 }
 
 int b2_search_run(b2_search *s, int64_t root)
@@ -287,7 +298,7 @@ int b2_search_run(b2_search *s, int64_t root)
 	void *bk = s->bk;
 	int64_t blk = root / s->b;
 	int mine = blk % s->R == s->i && blk / s->R == s->j;
-	double t[6], levels_wall = 0;
+	double t[6];
 
 	memset(s->phase, 0, sizeof s->phase);
 	memset(s->expansion_by_dir, 0, sizeof s->expansion_by_dir);
@@ -343,7 +354,6 @@ int b2_search_run(b2_search *s, int64_t root)
 		s->ldir[lvl - 1] = (signed char)dir;
 		s->lexam[lvl - 1] = global.examined;
 		s->ltime[lvl - 1] = t[5] - t[0];
-		levels_wall += t[5] - t[0];
 		if (global.front == 0)
 			break;
 		note_level(s, global.front);
@@ -370,7 +380,7 @@ int b2_search_run(b2_search *s, int64_t root)
 	check(b2_mpi_ok(MPI_Allreduce(&mytime, &s->time, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD),
 	                "MPI_Allreduce (search time)"));
 	if (s->device_levels)
-		device_phases(s, levels_wall);
+		device_phases(s);
 	else if (s->trace && b2_rank == 0)
 		for (int64_t l = 0; l < s->nlevels; l++) {
 			const double *ph = s->lphase + 5 * l;
