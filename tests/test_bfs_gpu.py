@@ -89,6 +89,10 @@ def check_device_phases(tag, f, R, C, opt, shared_pull=False):
                           ((R * C <= ngpu or shared_pull) and vias and
                            all(v in ("cuda-ipc-pull", "nccl") for v in vias)))
     rep.check(tag + " phase times >= 0", (ph >= 0).all(), str(ph.min(axis=0)))
+    # each rank's phases add up to at most its search time, the slowest's
+    t = f["time"][...]
+    rep.check(tag + " phase times sum to at most the search time",
+              (ph.sum(axis=1) <= t * 1.01 + 1e-6).all(), "%s > %s" % (ph.sum(axis=1).max(), t.max()))
     if not devlev:
         return
     # (phase, is there one, is its time sure to be > 0: pull's fold is the

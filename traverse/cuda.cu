@@ -288,6 +288,66 @@ __global__ void __launch_bounds__(TPB) k_scan1(const uint64_t *__restrict__ in, 
 	}
 }
 
+/* ---- pull mode: GPUs of one node signal each other without the host ----
+ * A rank tells its row peers that its discovery bitmaps of a level are
+ * complete by storing the level's epoch into their flag words (release,
+ * system scope, after the expansion kernel has finished); a peer's update
+ * kernel first spins on its own flags (acquire), then reads those bitmaps
+ * in place. Epochs only grow, so flags are never reset. */
+struct FlagPtrs {
+	unsigned *to[PULL_MAX];
+};
+
+/* Tells the row peers (f.to[t], t < n; NULL: none) that this rank's step
+ * of level `epoch` is done: its discoveries may be read in place. */
+static __device__ __forceinline__ void signal_peers(const FlagPtrs &f, int n, unsigned epoch)
+{
+	const int t = threadIdx.x;
+	if (t < n && f.to[t]) {
+		__threadfence_system();
+		asm volatile("st.release.sys.global.u32 [%0], %1;" ::"l"(f.to[t]), "r"(epoch) : "memory");
+	}
+}
+
+/* The end of a device level's step where the row peers read its
+ * discoveries in place: the last block to finish signals them, so that the
+ * signal's trip overlaps the update's launch (done NULL: nothing). The
+ * update's first block signals where no step kernel ran; first makes the
+ * signal once per level. */
+struct StepEnd {
+	FlagPtrs sig;
+	unsigned *done, *first;
+	int n;
+	unsigned epoch;
+};
+
+static __device__ __forceinline__ bool take_first(unsigned *first, unsigned epoch)
+{
+	return atomicMax(first, epoch) != epoch;
+}
+
+/* Every thread of the block calls it, after its last write of the step. */
+static __device__ __forceinline__ void step_end(const StepEnd &s)
+{
+	__shared__ bool last;
+	if (!s.done)
+		return;
+	__syncthreads();
+	if (threadIdx.x == 0) {
+		/* the block's writes (the barrier orders them before this
+		 * thread's) before its count */
+		__threadfence();
+		last = atomicAdd(s.done, 1) == gridDim.x - 1;
+		if (last) {
+			*s.done = 0;
+			last = take_first(s.first, s.epoch);
+		}
+	}
+	__syncthreads();
+	if (last)
+		signal_peers(s.sig, s.n, s.epoch);
+}
+
 struct ExpandArgs {
 	const uint64_t *colptr;
 	const uint32_t *rowidx;
@@ -301,6 +361,7 @@ struct ExpandArgs {
 	uint32_t j;
 	int lvl;
 	unsigned long long *examined; /* the level's edges examined: the scan's total */
+	StepEnd end;
 };
 
 /* Local row r, found from local column u, is new: its predecessor, its
@@ -378,10 +439,9 @@ __global__ void __launch_bounds__(TPB) k_expand(ExpandArgs a)
 	uint64_t share = (total + nwarps - 1) / nwarps;
 	share = (share + step - 1) / step * step;
 	uint64_t e = ((uint64_t)blockIdx.x * (TPB / 32) + (threadIdx.x >> 5)) * share;
-	if (e >= total)
-		return; /* warp-uniform */
-	const uint64_t end = e + share < total ? e + share : total;
-	int64_t col = warp_search(a.cumul, 0, a.n - 1, e, lane);
+	/* warp-uniform: a warp with no share skips to the end */
+	const uint64_t end = e >= total ? e : e + share < total ? e + share : total;
+	int64_t col = e < total ? warp_search(a.cumul, 0, a.n - 1, e, lane) : 0;
 	while (e < end) {
 		for (int x = lane; x <= WIN; x += 32) {
 			const int64_t c = col + x;
@@ -438,6 +498,7 @@ __global__ void __launch_bounds__(TPB) k_expand(ExpandArgs a)
 		col += WIN;
 		__syncwarp(); /* the window is rewritten next */
 	}
+	step_end(a.end);
 }
 
 /* ---- bottom-up (Beamer et al.) ------------------------------------------ */
@@ -634,6 +695,7 @@ struct BottomUpArgs {
 	const uint64_t *colptr;
 	const uint32_t *rowidx;
 	int64_t *out;
+	StepEnd end;
 };
 
 /* Own vertex k (row r = j * b + k, R = 1) through its own column, which
@@ -760,17 +822,8 @@ __global__ void __launch_bounds__(TPB) k_bottom_up(BottomUpArgs a)
 	seen = BR(tmp).Sum(seen);
 	if (threadIdx.x == 0 && seen)
 		atomicAdd(a.examined, seen);
+	step_end(a.end);
 }
-
-/* ---- pull mode: GPUs of one node signal each other without the host ----
- * A rank tells its row peers that its discovery bitmaps of a level are
- * complete by storing the level's epoch into their flag words (release,
- * system scope, after the expansion kernel has finished); a peer's update
- * kernel first spins on its own flags (acquire), then reads those bitmaps
- * in place. Epochs only grow, so flags are never reset. */
-struct FlagPtrs {
-	unsigned *to[PULL_MAX];
-};
 
 /* Device levels' part in the update kernel: the first block to run tells
  * the row peers that the step is done (pull), then all wait for the
@@ -790,7 +843,8 @@ struct LevelStats {
 
 struct PullFold {
 	FlagPtrs sig;          /* the row peers' flags this rank signals (pull) */
-	unsigned *first;       /* the last epoch a first block took */
+	unsigned *first;       /* the last epoch signalled (take_first) */
+	unsigned *timer;       /* the last epoch whose update a block timed */
 	const unsigned *flags; /* the flags it waits for (pull; else NULL) */
 	int n, self;
 	unsigned epoch;
@@ -813,17 +867,6 @@ struct PullFold {
 	const uint32_t *mine;  /* and the own finds of the peer's block at this
 	                          level: their levels into plevel too */
 };
-
-/* Tells the row peers (f.to[t], t < n; NULL: none) that this rank's step
- * of level `epoch` is done: its discoveries may be read in place. */
-static __device__ __forceinline__ void signal_peers(const FlagPtrs &f, int n, unsigned epoch)
-{
-	const int t = threadIdx.x;
-	if (t < n && f.to[t]) {
-		__threadfence_system();
-		asm volatile("st.release.sys.global.u32 [%0], %1;" ::"l"(f.to[t]), "r"(epoch) : "memory");
-	}
-}
 
 static __device__ __forceinline__ uint64_t now_ns()
 {
@@ -895,18 +938,21 @@ k_update_words(Sources src, int nsrc, int64_t nwords, uint32_t rowbase, uint32_t
 	unsigned long long total = 0, deg = 0;
 	if (pf.stamp) {
 		/* the step before this kernel on the stream is done: the first
-		 * block to run says so to the row peers (no kernel of its own: one
-		 * launch less a level), then all wait for theirs */
-		__shared__ bool first;
+		 * block to run says so to the row peers unless the step's last
+		 * block did (step_end), then all wait for theirs; the first block
+		 * to run times the update from its start */
+		__shared__ bool first, timer;
 		const uint64_t t0 = now_ns();
-		if (threadIdx.x == 0)
-			first = atomicMax(pf.first, pf.epoch) != pf.epoch;
+		if (threadIdx.x == 0) {
+			first = take_first(pf.first, pf.epoch);
+			timer = take_first(pf.timer, pf.epoch);
+		}
 		__syncthreads();
 		if (first && pf.flags)
 			signal_peers(pf.sig, pf.n, pf.epoch);
 		if (pf.flags)
 			wait_flags(pf.flags, pf.n, pf.self, pf.epoch);
-		if (first && threadIdx.x == 0) {
+		if (timer && threadIdx.x == 0) {
 			const uint64_t t1 = now_ns();
 			pf.stamp[0] = pf.flags ? t1 - t0 : 0;
 			pf.stamp[1] = t1; /* the last block makes it a duration */
@@ -1429,7 +1475,7 @@ struct cu_bk {
 /* Device counters (tmpcnt): [c < C] unpacking of fold list c, then these. */
 enum { CT_FRONT, CT_GATHER, CT_PF_COUNT, CT_PF_DONE, CT_LC_DONE, CT_REST, /* and CT_REST + 1:
 	k_pred_rest items, by level parity */ CT_REST_ALL = CT_REST + 2, CT_UNRESOLVED,
-	CT_FIRST, CT_N };
+	CT_FIRST, CT_TIMER, CT_STEP_DONE, CT_N };
 static unsigned *counter(const struct cu_bk *k, int t)
 {
 	return k->tmpcnt + k->g.C + t;
@@ -2158,6 +2204,22 @@ static int launch_expand(cu_bk *k, const ExpandArgs &a)
 /* Scan of the degrees of the n columns in af and the expansion kernel,
  * discoveries into the bitmaps of set `set`; the scan's total (the edges
  * examined) into the level's counter lcur[C + 1]. */
+/* Device levels whose row peers read the discoveries in place: the step
+ * kernel's last block signals them (step_end), for the update's epoch. */
+static StepEnd step_end_args(const cu_bk *k)
+{
+	StepEnd e;
+	memset(&e, 0, sizeof e);
+	if (k->devlev && k->g.C > 1 && k->peer[B2_DIR_FOLD]) {
+		e.sig = k->sig;
+		e.done = counter(k, CT_STEP_DONE);
+		e.first = counter(k, CT_FIRST);
+		e.n = k->g.C;
+		e.epoch = k->epoch + 1;
+	}
+	return e;
+}
+
 static int expand_columns(cu_bk *k, int64_t n, int lvl, int set)
 {
 	if (n == 0)
@@ -2176,6 +2238,7 @@ static int expand_columns(cu_bk *k, int64_t n, int lvl, int set)
 	a.vis = k->vis; a.pred = k->pred; a.bmp = bmp_set(k, set, 0); a.level = k->level;
 	a.b = (uint32_t)k->b; a.bw1 = (uint64_t)(k->bw + 1); a.j = (uint32_t)k->g.j; a.lvl = lvl;
 	a.examined = k->lcur + k->g.C + 1;
+	a.end = step_end_args(k);
 	switch (k->o.edges_per_thread) {
 	case 1: return launch_expand<1>(k, a);
 	case 2: return launch_expand<2>(k, a);
@@ -2298,6 +2361,7 @@ static int bottom_up(cu_bk *k, int lvl, int set, const uint32_t *fcol)
 	a.vis = k->vis; a.pred = k->pred; a.bmp = bmp_set(k, set, 0); a.level = k->level;
 	a.nr = k->nr; a.b = (uint32_t)k->b; a.j = (uint32_t)k->g.j;
 	a.bw1 = (uint64_t)(k->bw + 1); a.lvl = lvl; a.examined = k->lcur + k->g.C + 1;
+	a.end = step_end_args(k);
 	a.own = own_rows(k); a.colptr = k->colptr; a.rowidx = k->rowidx; a.out = k->pred64;
 	int64_t warps = a.own ? b2_bmp_words(k->b) + 1 : b2_bmp_words(k->nr);
 	if (a.own)
@@ -2539,6 +2603,7 @@ static int pull_update(cu_bk *k, int lvl, b2_level_stats *st)
 	if (pf.flags)
 		pf.sig = k->sig;
 	pf.first = counter(k, CT_FIRST);
+	pf.timer = counter(k, CT_TIMER);
 	pf.n = C;
 	pf.self = j;
 	pf.epoch = epoch;
