@@ -291,7 +291,8 @@ __global__ void __launch_bounds__(TPB) k_scan1(const uint64_t *__restrict__ in, 
 /* ---- pull mode: GPUs of one node signal each other without the host ----
  * A rank tells its row peers that its discovery bitmaps of a level are
  * complete by storing the level's epoch into their flag words (release,
- * system scope, after the expansion kernel has finished); a peer's update
+ * system scope, once every block of the step has finished: step_end, or
+ * the update's first block where no step kernel ran); a peer's update
  * kernel first spins on its own flags (acquire), then reads those bitmaps
  * in place. Epochs only grow, so flags are never reset. */
 struct FlagPtrs {
@@ -321,6 +322,7 @@ struct StepEnd {
 	unsigned epoch;
 };
 
+/* true for the first caller with this epoch (epochs only grow) */
 static __device__ __forceinline__ bool take_first(unsigned *first, unsigned epoch)
 {
 	return atomicMax(first, epoch) != epoch;
@@ -2201,9 +2203,6 @@ static int launch_expand(cu_bk *k, const ExpandArgs &a)
 	return 0;
 }
 
-/* Scan of the degrees of the n columns in af and the expansion kernel,
- * discoveries into the bitmaps of set `set`; the scan's total (the edges
- * examined) into the level's counter lcur[C + 1]. */
 /* Device levels whose row peers read the discoveries in place: the step
  * kernel's last block signals them (step_end), for the update's epoch. */
 static StepEnd step_end_args(const cu_bk *k)
@@ -2220,6 +2219,9 @@ static StepEnd step_end_args(const cu_bk *k)
 	return e;
 }
 
+/* Scan of the degrees of the n columns in af and the expansion kernel,
+ * discoveries into the bitmaps of set `set`; the scan's total (the edges
+ * examined) into the level's counter lcur[C + 1]. */
 static int expand_columns(cu_bk *k, int64_t n, int lvl, int set)
 {
 	if (n == 0)
