@@ -128,17 +128,29 @@ struct Zero {
 	int n;
 };
 
+/* Where k_unpack puts bitmap y's indices: list dst[y], at the positions
+ * counter ctr[y] hands out (several bitmaps may share both); nothing where
+ * *limit[y] > cap (limit[y] NULL: no limit), since that bitmap travels as
+ * it is; host[y]: the pinned buffer k_lists_to_host copies the list to. */
+struct Lists {
+	uint32_t *dst[PULL_MAX];
+	unsigned *ctr[PULL_MAX];
+	const unsigned long long *limit[PULL_MAX];
+	uint32_t *host[PULL_MAX];
+};
+
 /* Warp-level bitmap unpacking: one word per lane, popcounts scanned with
  * shuffles, one atomic per warp for the output position; bitmap blockIdx.y
- * of src, indices + its tag. With limit set, nothing is done when
- * *limit > cap (the bitmap will travel as it is). A bitmap may be a peer
+ * of src, indices + its tag, into out's list y. A bitmap may be a peer
  * GPU's (device levels): read uncached (ld.cv). */
-__global__ void k_unpack(Sources src, int64_t nwords, uint32_t *__restrict__ dst,
-                         uint64_t *__restrict__ deg, const uint64_t *__restrict__ colptr,
-                         unsigned *counter, const unsigned long long *limit, unsigned cap, Zero z)
+__global__ void k_unpack(Sources src, int64_t nwords, Lists out, uint64_t *__restrict__ deg,
+                         const uint64_t *__restrict__ colptr, unsigned cap, Zero z)
 {
+	const unsigned long long *limit = out.limit[blockIdx.y];
 	if (limit && *limit > cap)
 		return;
+	uint32_t *const dst = out.dst[blockIdx.y];
+	unsigned *const counter = out.ctr[blockIdx.y];
 	const uint32_t *bmp = src.bmp[blockIdx.y];
 	const uint32_t off = src.tag[blockIdx.y];
 	const int lane = threadIdx.x & 31;
@@ -182,15 +194,16 @@ __global__ void k_unpack(Sources src, int64_t nwords, uint32_t *__restrict__ dst
 	}
 }
 
-/* A fold list (k_unpack, in device memory) into the pinned buffer a host
- * transport sends from: consecutive threads, consecutive words, so whole
- * lines cross PCIe, where the unpacking's own writes of a sparse bitmap
- * cross it a word or two at a time. Nothing when *n > cap: the bitmap
- * travels. */
-__global__ void k_list_to_host(const uint32_t *__restrict__ src, const unsigned long long *n,
-                               unsigned cap, uint32_t *dst)
+/* Fold list blockIdx.y (k_unpack, in device memory) into the pinned
+ * buffer a host transport sends from: consecutive threads, consecutive
+ * words, so whole lines cross PCIe, where the unpacking's own writes of a
+ * sparse bitmap cross it a word or two at a time. Nothing when
+ * *limit > cap: the bitmap travels. */
+__global__ void k_lists_to_host(Lists l, unsigned cap)
 {
-	const unsigned long long m = *n;
+	const unsigned long long m = *l.limit[blockIdx.y];
+	const uint32_t *__restrict__ src = l.dst[blockIdx.y];
+	uint32_t *dst = l.host[blockIdx.y];
 	if (m > cap)
 		return;
 	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < (int64_t)m;
@@ -1912,13 +1925,16 @@ static int cu_begin(void *p, int64_t root_k)
  * device counter ctr (zero unless the list continues); with deg, the
  * columns' degrees too; z: bitmaps to zero on the way (Zero). */
 static int unpack(cu_bk *k, const uint32_t *src, uint32_t off, uint32_t *dst, uint64_t *deg,
-                  unsigned *ctr, const unsigned long long *limit, unsigned cap, Zero z)
+                  unsigned *ctr, Zero z)
 {
 	Sources one;
+	Lists to;
 	one.bmp[0] = src;
 	one.tag[0] = off;
-	k_unpack<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(one, k->bw, dst, deg, k->colptr, ctr,
-	                                                  limit, cap, z);
+	to.dst[0] = dst;
+	to.ctr[0] = ctr;
+	to.limit[0] = NULL;
+	k_unpack<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(one, k->bw, to, deg, k->colptr, 0, z);
 	CU_LAUNCHED();
 	return 0;
 }
@@ -1929,7 +1945,7 @@ static const Zero no_zero = {NULL, 0, 0};
 static int unpack_list(cu_bk *k, const uint32_t *src, uint32_t off, uint32_t *dst, uint64_t *deg)
 {
 	CU(cudaMemsetAsync(counter(k, CT_FRONT), 0, 4, k->st));
-	return unpack(k, src, off, dst, deg, counter(k, CT_FRONT), NULL, 0, no_zero);
+	return unpack(k, src, off, dst, deg, counter(k, CT_FRONT), no_zero);
 }
 
 /* The discovery bitmaps of set `set` (all C, count words included). */
@@ -2283,17 +2299,21 @@ static int gather_columns(cu_bk *k, int set, Zero z, int64_t *n_out, int *zeroed
 		/* one launch for all the column's bitmaps; its counter is zeroed
 		 * by begin, then by each level's update for the next */
 		Sources src;
+		Lists to; /* all into the one list */
 		int nsrc = 0;
 		for (int s = 0; s < k->g.R; s++) {
 			if (!column_count(k, s))
 				continue;
 			src.bmp[nsrc] = column_bitmap(k, s, set);
-			src.tag[nsrc++] = (uint32_t)(s * k->b);
+			src.tag[nsrc] = (uint32_t)(s * k->b);
+			to.dst[nsrc] = k->af;
+			to.ctr[nsrc] = counter(k, CT_GATHER);
+			to.limit[nsrc++] = NULL;
 			n += column_count(k, s);
 		}
 		if (nsrc) {
 			k_unpack<<<dim3(blocks_for(k, k->bw), nsrc), TPB, 0, k->st>>>(
-				src, k->bw, k->af, k->deg, k->colptr, counter(k, CT_GATHER), NULL, 0, z);
+				src, k->bw, to, k->deg, k->colptr, 0, z);
 			CU_LAUNCHED();
 			*zeroed = 1;
 		}
@@ -2305,7 +2325,7 @@ static int gather_columns(cu_bk *k, int set, Zero z, int64_t *n_out, int *zeroed
 	 * zeroed by begin and by each level's counts for the next */
 	n = k->nfront;
 	if (n && (error = unpack(k, bmp_of(k, k->g.j), (uint32_t)(k->g.i * k->b), k->af, k->deg,
-	                         counter(k, CT_GATHER), NULL, 0, z)))
+	                         counter(k, CT_GATHER), z)))
 		return error;
 	*zeroed = n > 0;
 	for (int s = 0; s < k->g.R; s++) {
@@ -2374,6 +2394,21 @@ static int bottom_up(cu_bk *k, int lvl, int set, const uint32_t *fcol)
 	return 0;
 }
 
+/* The fold lists of n bitmaps (cu_expand): unpacked, then copied to the
+ * pinned send buffers where a host transport sends them. */
+static int fold_lists(cu_bk *k, const Sources &fold, const Lists &lists, int n)
+{
+	const unsigned cap = (unsigned)k->o.fold_cap;
+	k_unpack<<<dim3(blocks_for(k, k->bw), n), TPB, 0, k->st>>>(fold, k->bw, lists, NULL,
+	                                                           k->colptr, cap, no_zero);
+	CU_LAUNCHED();
+	if (k->fold_host) {
+		k_lists_to_host<<<dim3(blocks_for(k, cap), n), TPB, 0, k->st>>>(lists, cap);
+		CU_LAUNCHED();
+	}
+	return 0;
+}
+
 static int cu_expand(void *p, int lvl, int dir, int64_t *cnt_out, int64_t *examined)
 {
 	cu_bk *k = (cu_bk *)p;
@@ -2432,22 +2467,29 @@ static int cu_expand(void *p, int lvl, int dir, int64_t *cnt_out, int64_t *exami
 		k->lcur, e);
 	CU_LAUNCHED();
 	/* fold messages small enough to travel as lists become lists now, on
-	 * the device; once a host transport has asked for them (fold_msgs),
-	 * copied on into the pinned send buffers by whole lines
-	 * (k_list_to_host), so that nothing is left to copy */
-	for (int c = 0; c < C; c++) {
-		if ((c == j && !carrying_every(k)) || k->o.fold_cap <= 0)
+	 * the device, all in one launch; once a host transport has asked for
+	 * them (fold_msgs), copied on into the pinned send buffers by whole
+	 * lines (k_lists_to_host, one launch), so that nothing is left to copy */
+	Sources fold;
+	Lists lists;
+	int nl = 0;
+	for (int c = 0; c < C && k->o.fold_cap > 0; c++) {
+		if (c == j && !carrying_every(k))
 			continue;
-		uint32_t *d = k->dst + (size_t)c * (size_t)k->b;
-		if ((error = unpack(k, bmp_of(k, c), 0, d, NULL, k->tmpcnt + c, k->lcur + c,
-		                    (unsigned)k->o.fold_cap, no_zero)))
-			return error;
-		if (k->fold_host) {
-			k_list_to_host<<<blocks_for(k, k->o.fold_cap), TPB, 0, k->st>>>(
-				d, k->lcur + c, (unsigned)k->o.fold_cap, fold_list(k, c));
-			CU_LAUNCHED();
+		if (nl == PULL_MAX) { /* more bitmaps than one launch takes */
+			if ((error = fold_lists(k, fold, lists, nl)))
+				return error;
+			nl = 0;
 		}
+		fold.bmp[nl] = bmp_of(k, c);
+		fold.tag[nl] = 0;
+		lists.dst[nl] = k->dst + (size_t)c * (size_t)k->b;
+		lists.ctr[nl] = k->tmpcnt + c;
+		lists.limit[nl] = k->lcur + c;
+		lists.host[nl++] = fold_list(k, c);
 	}
+	if (nl && (error = fold_lists(k, fold, lists, nl)))
+		return error;
 	/* with fold lists the host sends what the stream wrote: all of it done */
 	if (C > 1)
 		CU(cudaStreamSynchronize(k->st));
