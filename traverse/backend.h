@@ -236,13 +236,13 @@ typedef struct b2_backend {
 	 * the phases expand exchange, expansion, fold exchange, update
 	 * (lv[4*l + x]): what the device can time without slowing the level,
 	 * the expansion the rest (its launches included). carry (B2_CARRY_):
-	 * the folds carry the visited state (transport.h, b2_link.carry). With device levels, on
-	 * bottom-up levels or every level: each fold message is the sender's
-	 * whole discovery set, and the update ORs the row peer's discoveries
-	 * of its own block into the visited bitmap too (every level: also
-	 * into the carried rows and, 1x2, the peer's levels, as carry_in
-	 * does); message levels (on == 0): fold_msgs gives out[j] every
-	 * level. */
+	 * the folds carry the visited state (transport.h, b2_link.carry).
+	 * With device levels, on bottom-up levels or every level: each fold
+	 * message is the sender's whole discovery set, and the update ORs the
+	 * row peer's discoveries of its own block into the visited bitmap too
+	 * (every level: also into the carried rows and, 1x2, the peer's
+	 * levels, as carry_in does); message levels (on == 0): fold_msgs
+	 * gives out[j] every level. */
 	int (*device_levels)(void *bk, int on, int carry);
 	int (*level_phases)(void *bk, int nlev, const double *busy, double *lv);
 } b2_backend;

@@ -763,8 +763,8 @@ static __device__ __forceinline__ bool own_column_parent(const BottomUpArgs &a, 
  * ranks, every find is the own block's, and a parent in a peer's block
  * is resolved here (out), not asked for. Two instances, so that the
  * usual one keeps its 32 registers (full occupancy: the step is bound by
- * the rows in flight); the own one takes 36 (held to 32 it spilled, and
- * ran no faster). */
+ * the rows in flight) whatever the own one's branch needs (36 when it was
+ * written; held to 32 then, it spilled and ran no faster). */
 template <bool OWN>
 __global__ void __launch_bounds__(TPB) k_bottom_up(BottomUpArgs a)
 {
@@ -841,7 +841,8 @@ __global__ void __launch_bounds__(TPB) k_bottom_up(BottomUpArgs a)
 }
 
 /* Device levels' part in the update kernel: the first block to run tells
- * the row peers that the step is done (pull), then all wait for the
+ * the row peers that the step is done (pull) unless the step's last block
+ * did (step_end), then all wait for the
  * peers' flags (flags NULL: no wait); the wait and the rest are timed by
  * the GPU clock into stamp, which costs the stream nothing where an event
  * pair costs about 1.5 us (docs/PERFORMANCE.md); count the
@@ -1464,6 +1465,7 @@ struct cu_bk {
 	 * levels run (pred_level): its k_pred_rest items ([2][nr]), the event
 	 * the level's update ends with, the event its work ends with */
 	cudaStream_t side;
+	int side_priority;   /* the device's lowest stream priority (cu_create) */
 	uint32_t *rest;
 	cudaEvent_t lvl_done, side_done;
 	/* bottom-up: the local block row-major, the column frontier as a bitmap
@@ -1690,7 +1692,7 @@ done:
 
 static int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 {
-	int error = 0, lo_pri = 0, hi_pri = 0;
+	int error = 0, hi_pri = 0;
 	size_t fre = 0, tot = 0, need, pbytes = 0;
 	cudaDeviceProp prop;
 	cu_bk *k = (cu_bk *)calloc(1, sizeof *k);
@@ -1761,7 +1763,7 @@ static int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 	}
 	/* the levels' stream first in line: a side stream (pred_level) takes
 	 * what the levels leave */
-	if (cudaDeviceGetStreamPriorityRange(&lo_pri, &hi_pri) != cudaSuccess ||
+	if (cudaDeviceGetStreamPriorityRange(&k->side_priority, &hi_pri) != cudaSuccess ||
 	    cudaStreamCreateWithPriority(&k->st, cudaStreamNonBlocking, hi_pri) != cudaSuccess) {
 		cudaGetLastError();
 		error = b2_err(B2_EFAIL_, "cannot create a CUDA stream");
@@ -2062,11 +2064,9 @@ static int cu_device_levels(void *p, int on, int carry)
 	/* every fold carrying on 1x2: the peer's levels, and what the
 	 * predecessors from them take (pred_level) */
 	if (carry == B2_CARRY_EVERY && k->g.R == 1 && k->g.C == 2 && !k->plevel) {
-		int lo_pri = 0, hi_pri = 0;
 		DALLOC(k->plevel, (size_t)k->b * 4);
 		DALLOC(k->rest, (size_t)k->nr * 8);
-		CU_TRY(cudaDeviceGetStreamPriorityRange(&lo_pri, &hi_pri));
-		CU_TRY(cudaStreamCreateWithPriority(&k->side, cudaStreamNonBlocking, lo_pri));
+		CU_TRY(cudaStreamCreateWithPriority(&k->side, cudaStreamNonBlocking, k->side_priority));
 		CU_TRY(cudaEventCreateWithFlags(&k->lvl_done, cudaEventDisableTiming));
 		CU_TRY(cudaEventCreateWithFlags(&k->side_done, cudaEventDisableTiming));
 	}

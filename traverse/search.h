@@ -59,7 +59,8 @@ typedef struct b2_search {
 	signed char *ldir;
 	int64_t *lexam;
 	double *ltime;
-	double *lphase;    /* [5 per level] message levels' host phases, for the trace */
+	double *lphase;    /* [5 per level] host phases: the trace's; with device levels,
+	                      the busy time that level_phases splits */
 	double *lfold;     /* [2 per level] message levels' fold exchange: the backend's
 	                      messages (device to host), then the transport's round */
 	int64_t bitmap_msgs, list_msgs;
