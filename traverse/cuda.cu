@@ -131,7 +131,7 @@ struct Zero {
 /* Where k_unpack puts bitmap y's indices: list dst[y], at the positions
  * counter ctr[y] hands out (several bitmaps may share both); nothing where
  * *limit[y] > cap (limit[y] NULL: no limit), since that bitmap travels as
- * it is; host[y]: the pinned buffer k_lists_to_host copies the list to. */
+ * it is; host[y]: the pinned buffer k_fold_to_host copies the message to. */
 struct Lists {
 	uint32_t *dst[PULL_MAX];
 	unsigned *ctr[PULL_MAX];
@@ -194,19 +194,20 @@ __global__ void k_unpack(Sources src, int64_t nwords, Lists out, uint64_t *__res
 	}
 }
 
-/* Fold list blockIdx.y (k_unpack, in device memory) into the pinned
- * buffer a host transport sends from: consecutive threads, consecutive
+/* Fold message blockIdx.y into the pinned buffer a host transport sends
+ * from: the list (k_unpack, in device memory), or the bitmap itself where
+ * *limit > cap (it travels as a bitmap). Consecutive threads, consecutive
  * words, so whole lines cross PCIe, where the unpacking's own writes of a
- * sparse bitmap cross it a word or two at a time. Nothing when
- * *limit > cap: the bitmap travels. */
-__global__ void k_lists_to_host(Lists l, unsigned cap)
+ * sparse bitmap cross it a word or two at a time; and the host then has
+ * no copy of its own to issue and wait for. */
+__global__ void k_fold_to_host(Lists l, Sources bitmaps, int64_t bw, unsigned cap)
 {
 	const unsigned long long m = *l.limit[blockIdx.y];
-	const uint32_t *__restrict__ src = l.dst[blockIdx.y];
+	const bool bitmap = m > cap;
+	const uint32_t *__restrict__ src = bitmap ? bitmaps.bmp[blockIdx.y] : l.dst[blockIdx.y];
+	const int64_t n = bitmap ? bw : (int64_t)m;
 	uint32_t *dst = l.host[blockIdx.y];
-	if (m > cap)
-		return;
-	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < (int64_t)m;
+	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < n;
 	     x += (int64_t)gridDim.x * blockDim.x)
 		dst[x] = __ldg(&src[x]);
 }
@@ -1474,7 +1475,8 @@ struct cu_bk {
 	uint32_t *colidx, *fcol, *vrecv, *nzrow;
 	uint32_t *h_vsend, *h_vrecv;
 	int vis_host;        /* the own visited block goes to h_vsend (MPI sends it) */
-	int fold_host;       /* fold lists are copied on to h_dst (MPI sends them) */
+	int fold_host;       /* fold messages are copied on to h_dst (MPI sends them) */
+	int fold_copied;     /* and this level's were (cu_expand) */
 	/* the step's counts: [c < C] discoveries per grid column, [C] the own
 	 * column's degrees, [C + 1] edges examined (device levels: the last two are
 	 * the update's counters; h_lc: [C + 2] the level's sequence number, and
@@ -2394,16 +2396,19 @@ static int bottom_up(cu_bk *k, int lvl, int set, const uint32_t *fcol)
 	return 0;
 }
 
-/* The fold lists of n bitmaps (cu_expand): unpacked, then copied to the
- * pinned send buffers where a host transport sends them. */
+/* The fold messages of n bitmaps (cu_expand): those small enough unpacked
+ * into lists, then each list or bitmap copied to its pinned send buffer
+ * where a host transport sends them. */
 static int fold_lists(cu_bk *k, const Sources &fold, const Lists &lists, int n)
 {
 	const unsigned cap = (unsigned)k->o.fold_cap;
-	k_unpack<<<dim3(blocks_for(k, k->bw), n), TPB, 0, k->st>>>(fold, k->bw, lists, NULL,
-	                                                           k->colptr, cap, no_zero);
-	CU_LAUNCHED();
+	if (cap > 0) {
+		k_unpack<<<dim3(blocks_for(k, k->bw), n), TPB, 0, k->st>>>(fold, k->bw, lists, NULL,
+		                                                           k->colptr, cap, no_zero);
+		CU_LAUNCHED();
+	}
 	if (k->fold_host) {
-		k_lists_to_host<<<dim3(blocks_for(k, cap), n), TPB, 0, k->st>>>(lists, cap);
+		k_fold_to_host<<<dim3(blocks_for(k, k->bw), n), TPB, 0, k->st>>>(lists, fold, k->bw, cap);
 		CU_LAUNCHED();
 	}
 	return 0;
@@ -2468,12 +2473,14 @@ static int cu_expand(void *p, int lvl, int dir, int64_t *cnt_out, int64_t *exami
 	CU_LAUNCHED();
 	/* fold messages small enough to travel as lists become lists now, on
 	 * the device, all in one launch; once a host transport has asked for
-	 * them (fold_msgs), copied on into the pinned send buffers by whole
-	 * lines (k_lists_to_host, one launch), so that nothing is left to copy */
+	 * them (fold_msgs), each list or bitmap is copied on into its pinned
+	 * send buffer by whole lines (k_fold_to_host, one launch), so that
+	 * nothing is left to copy */
 	Sources fold;
 	Lists lists;
 	int nl = 0;
-	for (int c = 0; c < C && k->o.fold_cap > 0; c++) {
+	k->fold_copied = k->fold_host;
+	for (int c = 0; c < C && (k->o.fold_cap > 0 || k->fold_host); c++) {
 		if (c == j && !carrying_every(k))
 			continue;
 		if (nl == PULL_MAX) { /* more bitmaps than one launch takes */
@@ -2516,8 +2523,10 @@ static int cu_fold_msgs(void *p, const int *use_bitmap, int mem, b2_msg *out)
 	}
 	int copied = 0;
 	for (int c = 0; c < k->g.C; c++) {
-		const uint32_t *src = use_bitmap[c] ? bmp_of(k, c) : fold_list(k, c);
 		uint32_t *h = k->h_dst + (size_t)c * (size_t)k->slotw;
+		/* the step's kernels put the message into h (k_fold_to_host) from
+		 * the level after the first that asked for host messages */
+		const uint32_t *src = k->fold_copied ? h : use_bitmap[c] ? bmp_of(k, c) : fold_list(k, c);
 		out[c].count = (int64_t)k->h_lc[c];
 		out[c].bitmap = use_bitmap[c] > 0;
 		out[c].data = peer ? (uint32_t *)src : h;
@@ -2531,7 +2540,7 @@ static int cu_fold_msgs(void *p, const int *use_bitmap, int mem, b2_msg *out)
 	}
 	if (peer)
 		return 0;
-	k->fold_host = 1; /* from the next level on, expand writes the lists here */
+	k->fold_host = 1; /* from the next level on, expand writes the messages here */
 	if (copied)
 		CU(cudaStreamSynchronize(k->st));
 	for (int c = 0; c < k->g.C; c++)
