@@ -64,20 +64,22 @@ enum { TPB = 256, PMARKS = 12 };
  * (large: the memset kernels are the fastest way): the own column's
  * discovery bitmap (bw words, the frontier between levels) cleared, the
  * root, when it is this rank's (r its row, k its own index; r = ~0: none),
- * visited, level 0 and in the frontier, and the nlc counters zeroed; one
- * kernel where there were three memsets and a launch. */
+ * visited, level 0 and in the frontier, and the nlc level counters and
+ * nctr unpacking counters zeroed; one kernel where there were three
+ * memsets and a launch. */
 __global__ void k_begin(uint32_t *vis, int32_t *level, uint32_t *fbmp, int64_t bw, uint64_t r,
-                        uint64_t k, unsigned *ctr, unsigned long long *lc, int nlc)
+                        uint64_t k, unsigned *ctr, int nctr, unsigned long long *lc, int nlc)
 {
-	const int64_t n = bw > nlc ? bw : nlc;
+	const int64_t n = bw > nlc ? (bw > nctr ? bw : nctr) : (nlc > nctr ? nlc : nctr);
 	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < n;
 	     x += (int64_t)gridDim.x * blockDim.x) {
 		if (x < bw)
 			fbmp[x] = (uint64_t)x == k >> 5 ? 1u << (k & 31) : 0;
 		if (x < nlc)
 			lc[x] = 0;
+		if (x < nctr)
+			ctr[x] = 0;
 		if (x == 0) {
-			*ctr = 0;
 			if (r != ~(uint64_t)0) {
 				vis[r >> 5] = 1u << (r & 31);
 				level[k] = 0;
@@ -129,14 +131,10 @@ struct Zero {
 };
 
 /* Where k_unpack puts bitmap y's indices: list dst[y], at the positions
- * counter ctr[y] hands out (several bitmaps may share both); nothing where
- * *limit[y] > cap (limit[y] NULL: no limit), since that bitmap travels as
- * it is; host[y]: the pinned buffer k_fold_to_host copies the message to. */
+ * counter ctr[y] hands out (several bitmaps may share both). */
 struct Lists {
 	uint32_t *dst[PULL_MAX];
 	unsigned *ctr[PULL_MAX];
-	const unsigned long long *limit[PULL_MAX];
-	uint32_t *host[PULL_MAX];
 };
 
 /* Warp-level bitmap unpacking: one word per lane, popcounts scanned with
@@ -144,11 +142,8 @@ struct Lists {
  * of src, indices + its tag, into out's list y. A bitmap may be a peer
  * GPU's (device levels): read uncached (ld.cv). */
 __global__ void k_unpack(Sources src, int64_t nwords, Lists out, uint64_t *__restrict__ deg,
-                         const uint64_t *__restrict__ colptr, unsigned cap, Zero z)
+                         const uint64_t *__restrict__ colptr, Zero z)
 {
-	const unsigned long long *limit = out.limit[blockIdx.y];
-	if (limit && *limit > cap)
-		return;
 	uint32_t *const dst = out.dst[blockIdx.y];
 	unsigned *const counter = out.ctr[blockIdx.y];
 	const uint32_t *bmp = src.bmp[blockIdx.y];
@@ -194,72 +189,111 @@ __global__ void k_unpack(Sources src, int64_t nwords, Lists out, uint64_t *__res
 	}
 }
 
-/* Fold message blockIdx.y into the pinned buffer a host transport sends
- * from: the list (k_unpack, in device memory), or the bitmap itself where
- * *limit > cap (it travels as a bitmap). Consecutive threads, consecutive
- * words, so whole lines cross PCIe, where the unpacking's own writes of a
- * sparse bitmap cross it a word or two at a time; and the host then has
- * no copy of its own to issue and wait for. */
-__global__ void k_fold_to_host(Lists l, Sources bitmaps, int64_t bw, unsigned cap)
+/* The fold messages a host transport sends (message levels): message y is
+ * list[y] (k_level_end) where its length *count[y] <= cap, else bitmap
+ * bmp[y] (bw words); host[y] is its pinned send buffer. */
+struct FoldOut {
+	const uint32_t *list[PULL_MAX], *bmp[PULL_MAX];
+	const unsigned long long *count[PULL_MAX];
+	uint32_t *host[PULL_MAX];
+};
+
+/* Fold message blockIdx.y into its pinned send buffer. Consecutive
+ * threads, consecutive words, so whole lines cross PCIe, where the
+ * unpacking's own writes of a sparse bitmap would cross it a word or two at
+ * a time; and the host then has no copy of its own to issue and wait for. */
+__global__ void k_fold_to_host(FoldOut f, int64_t bw, unsigned cap)
 {
-	const unsigned long long m = *l.limit[blockIdx.y];
+	const unsigned long long m = *f.count[blockIdx.y];
 	const bool bitmap = m > cap;
-	const uint32_t *__restrict__ src = bitmap ? bitmaps.bmp[blockIdx.y] : l.dst[blockIdx.y];
+	const uint32_t *__restrict__ src = bitmap ? f.bmp[blockIdx.y] : f.list[blockIdx.y];
 	const int64_t n = bitmap ? bw : (int64_t)m;
-	uint32_t *dst = l.host[blockIdx.y];
+	uint32_t *dst = f.host[blockIdx.y];
 	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < n;
 	     x += (int64_t)gridDim.x * blockDim.x)
 		dst[x] = __ldg(&src[x]);
 }
 
-/* Message levels' end (device levels have the update's instead): what the
- * step left in the level's counters goes to the host. */
+/* Message levels' end (device levels have the update's instead): the
+ * step's discovery bitmaps counted, the fold messages among them unpacked
+ * into lists on the way, and the counts handed to the host. */
 struct LevelEnd {
 	unsigned long long *next; /* the next level's counters, zeroed here */
 	int nnext;
-	unsigned *reset;          /* unpacking counters of the fold lists and the next gather */
-	int nreset;
+	unsigned *ctr;            /* [nc] bitmap c's count (the position counter of
+	                             its list), then CT_FRONT and CT_GATHER: zero
+	                             before, zeroed again by the last block */
+	int nctr;
+	uint32_t *lists;          /* fold list c at lists + c * b; NULL: no lists */
+	int64_t b;
+	unsigned cap;             /* a list's first cap entries are written: a
+	                             longer one travels as its bitmap */
+	int own_list;             /* the own column's discoveries become a list
+	                             too (they travel, carried) */
 	unsigned *done;           /* blocks finished (the last one zeroes it) */
 	volatile unsigned long long *host; /* mapped pinned: the level's counters,
 	                                      then host[nc + 2] = seq when they are there */
 	unsigned long long seq;
 };
 
-/* The step's counts: out[c] += vertices in discovery bitmap c (blockIdx.y =
- * c, bitmaps bw1 words apart), and out[nc] += the tuple degrees of those in
- * the own column's (c == j: the new frontier so far; tdeg NULL: not
+/* The step's counts: out[c] = vertices in discovery bitmap c (blockIdx.y =
+ * c, bitmaps bw1 words apart), counted by the unpacking's per-warp scan and
+ * atomic, each fold message's indices written to its list on the way (so
+ * that no second pass reads the bitmap); out[nc] += the tuple degrees of
+ * those in the own column's (c == j: the new frontier; tdeg NULL: not
  * summed); out[nc + 1] (the edges examined) the step wrote. The last block
  * to finish hands out[0 .. nc + 1] to the host (e.host). */
-__global__ void k_level_counts(const uint32_t *__restrict__ bmp, int64_t bw, uint64_t bw1, int nc,
-                               int j, const int64_t *__restrict__ tdeg, unsigned long long *out,
-                               LevelEnd e)
+__global__ void k_level_end(const uint32_t *__restrict__ bmp, int64_t bw, uint64_t bw1, int nc,
+                            int j, const int64_t *__restrict__ tdeg, unsigned long long *out,
+                            LevelEnd e)
 {
 	typedef cub::BlockReduce<unsigned long long, TPB> BR;
 	__shared__ typename BR::TempStorage tmp;
 	__shared__ bool last;
-	const int c = blockIdx.y;
+	const int c = blockIdx.y, lane = threadIdx.x & 31;
 	const uint32_t *m = bmp + c * bw1;
-	unsigned long long n = 0, d = 0;
-	if (blockIdx.x == 0 && c == 0) {
+	unsigned *const counter = e.ctr + c;
+	uint32_t *const dst = e.lists && (c != j || e.own_list) ? e.lists + c * e.b : NULL;
+	const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+	unsigned long long d = 0;
+	if (blockIdx.x == 0 && c == 0)
 		for (int x = threadIdx.x; x < e.nnext; x += blockDim.x)
 			e.next[x] = 0;
-		for (int x = threadIdx.x; x < e.nreset; x += blockDim.x)
-			e.reset[x] = 0;
-	}
-	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < bw;
-	     x += (int64_t)gridDim.x * blockDim.x) {
-		uint32_t w = __ldg(&m[x]);
-		n += __popc(w);
+	for (int64_t wb = (int64_t)blockIdx.x * blockDim.x + (threadIdx.x & ~31); wb < bw;
+	     wb += stride) {
+		const int64_t w = wb + lane;
+		const uint32_t word = w < bw ? __ldg(&m[w]) : 0;
 		if (c == j && tdeg)
-			for (; w; w &= w - 1)
-				d += (unsigned long long)__ldg(&tdeg[x * 32 + __ffs(w) - 1]);
+			for (uint32_t v = word; v; v &= v - 1)
+				d += (unsigned long long)__ldg(&tdeg[w * 32 + __ffs(v) - 1]);
+		unsigned n = __popc(word), incl = n;
+#pragma unroll
+		for (int s = 1; s < 32; s <<= 1) {
+			unsigned y = __shfl_up_sync(FULL, incl, s);
+			if (lane >= s)
+				incl += y;
+		}
+		const unsigned total = __shfl_sync(FULL, incl, 31);
+		if (total == 0)
+			continue;
+		unsigned base = 0;
+		if (lane == 0)
+			base = atomicAdd(counter, total);
+		base = __shfl_sync(FULL, base, 0);
+		if (!dst || base >= e.cap)
+			continue;
+		const unsigned pos = base + incl - n;
+		/* as in k_unpack: a lane per bit, consecutive positions */
+		for (unsigned nz = __ballot_sync(FULL, word != 0); nz; nz &= nz - 1) {
+			const int src_lane = __ffs(nz) - 1;
+			const uint32_t wd = __shfl_sync(FULL, word, src_lane);
+			const unsigned p = __shfl_sync(FULL, pos, src_lane) + __popc(wd & ((1u << lane) - 1));
+			if (wd >> lane & 1 && p < e.cap)
+				dst[p] = (uint32_t)((wb + src_lane) * 32 + lane);
+		}
 	}
-	n = BR(tmp).Sum(n);
-	__syncthreads();
 	d = BR(tmp).Sum(d);
 	if (threadIdx.x == 0) {
-		if (n)
-			atomicAdd(&out[c], n);
 		if (d)
 			atomicAdd(&out[nc], d);
 		__threadfence();
@@ -268,8 +302,15 @@ __global__ void k_level_counts(const uint32_t *__restrict__ bmp, int64_t bw, uin
 	__syncthreads();
 	if (last) {
 		__threadfence();
-		for (int x = threadIdx.x; x < nc + 2; x += blockDim.x)
-			e.host[x] = __ldcg(&out[x]);
+		for (int x = threadIdx.x; x < nc + 2; x += blockDim.x) {
+			const unsigned long long v = x < nc ? __ldcg(&e.ctr[x]) : __ldcg(&out[x]);
+			if (x < nc)
+				out[x] = v;
+			e.host[x] = v;
+		}
+		__syncthreads();
+		for (int x = threadIdx.x; x < e.nctr; x += blockDim.x)
+			e.ctr[x] = 0;
 		__threadfence_system();
 		__syncthreads();
 		if (threadIdx.x == 0) {
@@ -1911,7 +1952,8 @@ static int cu_begin(void *p, int64_t root_k)
 	k_begin<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(
 		k->vis, k->level, bmp_of(k, k->g.j), k->bw,
 		root_k >= 0 ? (uint64_t)k->g.j * (uint64_t)k->b + (uint64_t)root_k : none,
-		root_k >= 0 ? (uint64_t)root_k : none, counter(k, CT_GATHER), k->lc, 2 * (k->g.C + 2));
+		root_k >= 0 ? (uint64_t)root_k : none, k->tmpcnt, k->g.C + CT_GATHER + 1, k->lc,
+		2 * (k->g.C + 2));
 	CU_LAUNCHED();
 	if (k->plevel) { /* no peer row's level known yet (k_pred_local) */
 		CU(cudaMemsetAsync(k->plevel, 0x7f, (size_t)k->b * 4, k->st));
@@ -1937,8 +1979,7 @@ static int unpack(cu_bk *k, const uint32_t *src, uint32_t off, uint32_t *dst, ui
 	one.tag[0] = off;
 	to.dst[0] = dst;
 	to.ctr[0] = ctr;
-	to.limit[0] = NULL;
-	k_unpack<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(one, k->bw, to, deg, k->colptr, 0, z);
+	k_unpack<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(one, k->bw, to, deg, k->colptr, z);
 	CU_LAUNCHED();
 	return 0;
 }
@@ -2310,12 +2351,12 @@ static int gather_columns(cu_bk *k, int set, Zero z, int64_t *n_out, int *zeroed
 			src.tag[nsrc] = (uint32_t)(s * k->b);
 			to.dst[nsrc] = k->af;
 			to.ctr[nsrc] = counter(k, CT_GATHER);
-			to.limit[nsrc++] = NULL;
+			nsrc++;
 			n += column_count(k, s);
 		}
 		if (nsrc) {
 			k_unpack<<<dim3(blocks_for(k, k->bw), nsrc), TPB, 0, k->st>>>(
-				src, k->bw, to, k->deg, k->colptr, 0, z);
+				src, k->bw, to, k->deg, k->colptr, z);
 			CU_LAUNCHED();
 			*zeroed = 1;
 		}
@@ -2396,21 +2437,13 @@ static int bottom_up(cu_bk *k, int lvl, int set, const uint32_t *fcol)
 	return 0;
 }
 
-/* The fold messages of n bitmaps (cu_expand): those small enough unpacked
- * into lists, then each list or bitmap copied to its pinned send buffer
- * where a host transport sends them. */
-static int fold_lists(cu_bk *k, const Sources &fold, const Lists &lists, int n)
+/* The fold messages of n bitmaps (cu_expand), each list or bitmap into
+ * its pinned send buffer, where a host transport sends it. */
+static int fold_to_host(cu_bk *k, const FoldOut &f, int n)
 {
-	const unsigned cap = (unsigned)k->o.fold_cap;
-	if (cap > 0) {
-		k_unpack<<<dim3(blocks_for(k, k->bw), n), TPB, 0, k->st>>>(fold, k->bw, lists, NULL,
-		                                                           k->colptr, cap, no_zero);
-		CU_LAUNCHED();
-	}
-	if (k->fold_host) {
-		k_fold_to_host<<<dim3(blocks_for(k, k->bw), n), TPB, 0, k->st>>>(lists, fold, k->bw, cap);
-		CU_LAUNCHED();
-	}
+	k_fold_to_host<<<dim3(blocks_for(k, k->bw), n), TPB, 0, k->st>>>(f, k->bw,
+	                                                                 (unsigned)k->o.fold_cap);
+	CU_LAUNCHED();
 	return 0;
 }
 
@@ -2458,44 +2491,43 @@ static int cu_expand(void *p, int lvl, int dir, int64_t *cnt_out, int64_t *exami
 	}
 	/* the level's counts in one kernel, handed to the host through mapped
 	 * memory; a full grid, since summing degrees reads one scattered word
-	 * per frontier vertex */
+	 * per frontier vertex. Fold messages small enough to travel as lists
+	 * become lists on the way; once a host transport has asked for them
+	 * (fold_msgs), each list or bitmap is copied on into its pinned send
+	 * buffer by whole lines (k_fold_to_host, one launch), so that nothing
+	 * is left to copy. */
 	LevelEnd e;
 	e.next = next;
 	e.nnext = C + 2;
-	e.reset = k->tmpcnt; /* the fold lists' counters, CT_FRONT and CT_GATHER */
-	e.nreset = C + CT_GATHER + 1;
+	e.ctr = k->tmpcnt; /* the fold lists' counters, CT_FRONT and CT_GATHER */
+	e.nctr = C + CT_GATHER + 1;
+	e.lists = k->o.fold_cap > 0 ? k->dst : NULL;
+	e.b = k->b;
+	e.cap = (unsigned)k->o.fold_cap;
+	e.own_list = carrying_every(k);
 	e.done = counter(k, CT_LC_DONE);
 	e.host = k->d_lc;
 	e.seq = ++k->seq;
-	k_level_counts<<<dim3(blocks_for(k, k->bw), C), TPB, 0, k->st>>>(
-		k->bmp, k->bw, (uint64_t)(k->bw + 1), C, j, front_tdeg(k),
-		k->lcur, e);
+	k_level_end<<<dim3(blocks_for(k, k->bw), C), TPB, 0, k->st>>>(
+		k->bmp, k->bw, (uint64_t)(k->bw + 1), C, j, front_tdeg(k), k->lcur, e);
 	CU_LAUNCHED();
-	/* fold messages small enough to travel as lists become lists now, on
-	 * the device, all in one launch; once a host transport has asked for
-	 * them (fold_msgs), each list or bitmap is copied on into its pinned
-	 * send buffer by whole lines (k_fold_to_host, one launch), so that
-	 * nothing is left to copy */
-	Sources fold;
-	Lists lists;
-	int nl = 0;
+	FoldOut f;
+	int nf = 0;
 	k->fold_copied = k->fold_host;
-	for (int c = 0; c < C && (k->o.fold_cap > 0 || k->fold_host); c++) {
+	for (int c = 0; c < C && k->fold_host; c++) {
 		if (c == j && !carrying_every(k))
 			continue;
-		if (nl == PULL_MAX) { /* more bitmaps than one launch takes */
-			if ((error = fold_lists(k, fold, lists, nl)))
+		if (nf == PULL_MAX) { /* more messages than one launch takes */
+			if ((error = fold_to_host(k, f, nf)))
 				return error;
-			nl = 0;
+			nf = 0;
 		}
-		fold.bmp[nl] = bmp_of(k, c);
-		fold.tag[nl] = 0;
-		lists.dst[nl] = k->dst + (size_t)c * (size_t)k->b;
-		lists.ctr[nl] = k->tmpcnt + c;
-		lists.limit[nl] = k->lcur + c;
-		lists.host[nl++] = fold_list(k, c);
+		f.list[nf] = k->dst + (size_t)c * (size_t)k->b;
+		f.bmp[nf] = bmp_of(k, c);
+		f.count[nf] = k->lcur + c;
+		f.host[nf++] = fold_list(k, c);
 	}
-	if (nl && (error = fold_lists(k, fold, lists, nl)))
+	if (nf && (error = fold_to_host(k, f, nf)))
 		return error;
 	/* with fold lists the host sends what the stream wrote: all of it done */
 	if (C > 1)
