@@ -255,7 +255,7 @@ __global__ void k_level_end(const uint32_t *__restrict__ bmp, int64_t bw, uint64
 	unsigned *const counter = e.ctr + c;
 	uint32_t *const dst = e.lists && (c != j || e.own_list) ? e.lists + c * e.b : NULL;
 	const int64_t stride = (int64_t)gridDim.x * blockDim.x;
-	unsigned long long d = 0;
+	unsigned long long d = 0, cnt = 0; /* cnt: bitmaps that are not listed */
 	if (blockIdx.x == 0 && c == 0)
 		for (int x = threadIdx.x; x < e.nnext; x += blockDim.x)
 			e.next[x] = 0;
@@ -267,6 +267,10 @@ __global__ void k_level_end(const uint32_t *__restrict__ bmp, int64_t bw, uint64
 			for (uint32_t v = word; v; v &= v - 1)
 				d += (unsigned long long)__ldg(&tdeg[w * 32 + __ffs(v) - 1]);
 		unsigned n = __popc(word), incl = n;
+		if (!dst) { /* counted by the block, one atomic */
+			cnt += n;
+			continue;
+		}
 #pragma unroll
 		for (int s = 1; s < 32; s <<= 1) {
 			unsigned y = __shfl_up_sync(FULL, incl, s);
@@ -280,7 +284,7 @@ __global__ void k_level_end(const uint32_t *__restrict__ bmp, int64_t bw, uint64
 		if (lane == 0)
 			base = atomicAdd(counter, total);
 		base = __shfl_sync(FULL, base, 0);
-		if (!dst || base >= e.cap)
+		if (base >= e.cap)
 			continue;
 		const unsigned pos = base + incl - n;
 		/* as in k_unpack: a lane per bit, consecutive positions */
@@ -293,9 +297,13 @@ __global__ void k_level_end(const uint32_t *__restrict__ bmp, int64_t bw, uint64
 		}
 	}
 	d = BR(tmp).Sum(d);
+	__syncthreads();
+	cnt = BR(tmp).Sum(cnt);
 	if (threadIdx.x == 0) {
 		if (d)
 			atomicAdd(&out[nc], d);
+		if (cnt)
+			atomicAdd(counter, (unsigned)cnt);
 		__threadfence();
 		last = atomicAdd(e.done, 1) == gridDim.x * gridDim.y - 1;
 	}
