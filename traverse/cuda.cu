@@ -137,10 +137,47 @@ struct Lists {
 	unsigned *ctr[PULL_MAX];
 };
 
-/* Warp-level bitmap unpacking: one word per lane, popcounts scanned with
- * shuffles, one atomic per warp for the output position; bitmap blockIdx.y
- * of src, indices + its tag, into out's list y. A bitmap may be a peer
- * GPU's (device levels): read uncached (ld.cv). */
+/* Warp-level bitmap unpacking: the warp's 32 words, one per lane (word;
+ * wb: the first one's index), popcounts scanned with shuffles, one atomic
+ * on *counter for the warp's positions, which must start below cap (~0u:
+ * no cap); then put(p, x) for each set bit x, at list position p. The
+ * warp's non-empty words go one after the other, a lane per bit:
+ * consecutive lanes write consecutive positions (coalesced), and the loads
+ * put does for a word are issued together. */
+template <class Put>
+static __device__ __forceinline__ void warp_unpack(uint32_t word, int64_t wb, int lane,
+                                                   unsigned *counter, unsigned cap, Put put)
+{
+	const unsigned c = __popc(word);
+	unsigned incl = c;
+#pragma unroll
+	for (int d = 1; d < 32; d <<= 1) {
+		unsigned y = __shfl_up_sync(FULL, incl, d);
+		if (lane >= d)
+			incl += y;
+	}
+	const unsigned total = __shfl_sync(FULL, incl, 31);
+	unsigned base = 0;
+	if (total == 0)
+		return;
+	if (lane == 0)
+		base = atomicAdd(counter, total);
+	base = __shfl_sync(FULL, base, 0);
+	if (cap != ~0u && base >= cap) /* ~0u: no cap, no test */
+		return;
+	const unsigned pos = base + incl - c;
+	for (unsigned nz = __ballot_sync(FULL, word != 0); nz; nz &= nz - 1) {
+		const int src_lane = __ffs(nz) - 1;
+		const uint32_t wd = __shfl_sync(FULL, word, src_lane);
+		const unsigned p0 = __shfl_sync(FULL, pos, src_lane);
+		if (wd >> lane & 1)
+			put(p0 + __popc(wd & ((1u << lane) - 1)), (uint32_t)((wb + src_lane) * 32 + lane));
+	}
+}
+
+/* Bitmap blockIdx.y of src, indices + its tag, into out's list y
+ * (warp_unpack), with the columns' degrees where deg is given. A bitmap
+ * may be a peer GPU's (device levels): read uncached (ld.cv). */
 __global__ void k_unpack(Sources src, int64_t nwords, Lists out, uint64_t *__restrict__ deg,
                          const uint64_t *__restrict__ colptr, Zero z)
 {
@@ -161,31 +198,9 @@ __global__ void k_unpack(Sources src, int64_t nwords, Lists out, uint64_t *__res
 			if (w == 0)
 				z.at[c * z.w1 + nwords] = 0;
 		}
-		unsigned c = __popc(word), incl = c;
-#pragma unroll
-		for (int d = 1; d < 32; d <<= 1) {
-			unsigned y = __shfl_up_sync(FULL, incl, d);
-			if (lane >= d)
-				incl += y;
-		}
-		unsigned total = __shfl_sync(FULL, incl, 31), base = 0;
-		if (total == 0)
-			continue;
-		if (lane == 0)
-			base = atomicAdd(counter, total);
-		base = __shfl_sync(FULL, base, 0);
-		const unsigned pos = base + incl - c;
-		/* the warp's non-empty words one after the other, a lane per bit:
-		 * consecutive lanes write consecutive positions (coalesced), and
-		 * the column degrees' loads of a word are issued together */
-		for (unsigned nz = __ballot_sync(FULL, word != 0); nz; nz &= nz - 1) {
-			const int src_lane = __ffs(nz) - 1;
-			const uint32_t wd = __shfl_sync(FULL, word, src_lane);
-			const unsigned p0 = __shfl_sync(FULL, pos, src_lane);
-			if (wd >> lane & 1)
-				put_col(dst, deg, colptr, p0 + __popc(wd & ((1u << lane) - 1)),
-				        (uint32_t)((wb + src_lane) * 32 + lane) + off);
-		}
+		warp_unpack(word, wb, lane, counter, ~0u, [&](unsigned p, uint32_t x) {
+			put_col(dst, deg, colptr, p, x + off);
+		});
 	}
 }
 
@@ -266,35 +281,14 @@ __global__ void k_level_end(const uint32_t *__restrict__ bmp, int64_t bw, uint64
 		if (c == j && tdeg)
 			for (uint32_t v = word; v; v &= v - 1)
 				d += (unsigned long long)__ldg(&tdeg[w * 32 + __ffs(v) - 1]);
-		unsigned n = __popc(word), incl = n;
 		if (!dst) { /* counted by the block, one atomic */
-			cnt += n;
+			cnt += __popc(word);
 			continue;
 		}
-#pragma unroll
-		for (int s = 1; s < 32; s <<= 1) {
-			unsigned y = __shfl_up_sync(FULL, incl, s);
-			if (lane >= s)
-				incl += y;
-		}
-		const unsigned total = __shfl_sync(FULL, incl, 31);
-		if (total == 0)
-			continue;
-		unsigned base = 0;
-		if (lane == 0)
-			base = atomicAdd(counter, total);
-		base = __shfl_sync(FULL, base, 0);
-		if (base >= e.cap)
-			continue;
-		const unsigned pos = base + incl - n;
-		/* as in k_unpack: a lane per bit, consecutive positions */
-		for (unsigned nz = __ballot_sync(FULL, word != 0); nz; nz &= nz - 1) {
-			const int src_lane = __ffs(nz) - 1;
-			const uint32_t wd = __shfl_sync(FULL, word, src_lane);
-			const unsigned p = __shfl_sync(FULL, pos, src_lane) + __popc(wd & ((1u << lane) - 1));
-			if (wd >> lane & 1 && p < e.cap)
-				dst[p] = (uint32_t)((wb + src_lane) * 32 + lane);
-		}
+		warp_unpack(word, wb, lane, counter, e.cap, [&](unsigned p, uint32_t x) {
+			if (p < e.cap)
+				dst[p] = x;
+		});
 	}
 	d = BR(tmp).Sum(d);
 	__syncthreads();
