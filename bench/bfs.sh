@@ -29,7 +29,8 @@
 #                         runs two ranks at once, each at MPS_PCT (50) % of
 #                         the SMs; 1x1 at $PROXY_SCALE - 1 (21 - 1) against
 #                         $PROXY_GRIDS (1x2 2x1) at $PROXY_SCALE, transports
-#                         $PROXY_TRANSPORTS (pull mpi);
+#                         $PROXY_TRANSPORTS (pull mpi; nccl too: NCCL's
+#                         socket transport, B2_SHARED_NCCL=1);
 #                         PARTS (default "k weak one shapes") picks the sections;
 #                         IPC_PUSH=0 / IPC_OFF=0 leave out the ipc / mpi rows
 #                         of the weak scaling; BITMAPS picks the bitmap modes.
@@ -216,7 +217,7 @@ gpu)
     # where no two-GPU host is lent. A stand-in: half a GPU per rank and
     # flags in one GPU's memory, not two GPUs and NVLink.
     S=${PROXY_SCALE:-21} PCT=${MPS_PCT:-50}
-    echo "## two ranks on one GPU under MPS (each $PCT % of the SMs; pull with B2_SHARED_PULL=1): 1x1 at scale $((S - 1)), ${PROXY_GRIDS:-1x2 2x1} at $S, transports ${PROXY_TRANSPORTS:-pull mpi}"
+    echo "## two ranks on one GPU under MPS (each $PCT % of the SMs; pull with B2_SHARED_PULL=1, nccl with B2_SHARED_NCCL=1): 1x1 at scale $((S - 1)), ${PROXY_GRIDS:-1x2 2x1} at $S, transports ${PROXY_TRANSPORTS:-pull mpi}"
     export CUDA_MPS_PIPE_DIRECTORY=$WORK/mps CUDA_MPS_LOG_DIRECTORY=$WORK/mps-log
     mkdir -p "$CUDA_MPS_PIPE_DIRECTORY" "$CUDA_MPS_LOG_DIRECTORY"
     nvidia-cuda-mps-control -d || { echo "bfs.sh: could not start the MPS daemon (nvidia-cuda-mps-control -d)" >&2; exit 1; }
@@ -225,7 +226,7 @@ gpu)
       --backend cuda --transport pull
     for g in ${PROXY_GRIDS:-1x2 2x1}; do
       for tp in ${PROXY_TRANSPORTS:-pull mpi}; do
-        CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=$PCT B2_SHARED_PULL=1 LEVELS=0 \
+        CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=$PCT B2_SHARED_PULL=1 B2_SHARED_NCCL=1 LEVELS=0 \
           bfs "proxy-$g-s$S-$tp" 2 "$(part "$S" $g)" --backend cuda --transport $tp
       done
     done

@@ -3,7 +3,8 @@ serial BFS, on the grids the visible GPUs allow (1x1, 1x2, 2x1, 2x2, 1x3,
 3x1) and on 2x3 with GPUs shared (the warning checked; 1x2 and 2x1 too
 where there is one GPU): levels of every kept
 search equal, trees valid; pull's device levels also on 1x2, 2x1 and 2x2
-sharing one GPU (B2_SHARED_PULL=1); bitmap on/off/auto (on and off also on 1x2 and
+sharing one GPU (B2_SHARED_PULL=1), NCCL's on 1x2 and 2x1 sharing one GPU
+(B2_SHARED_NCCL=1: NCCL's socket transport); bitmap on/off/auto (on and off also on 1x2 and
 2x1 sharing one GPU, the host-staged MPI path), k = 1, 2, 4, 8 edges per
 thread, every --direction (auto, top-down, bottom-up) and every --transport
 (auto, pull, ipc, nccl, mpi, and NCCL forced onto its socket transport)
@@ -105,8 +106,10 @@ def check_device_phases(tag, f, R, C, opt, shared_pull=False):
         elif sure:
             rep.check(tag + " device levels: %s timed in every search" % name, (t > 0).all(), str(t))
 
-# pull mode (device levels) with the ranks sharing one GPU: testing only
+# pull mode (device levels) with the ranks sharing one GPU: testing only;
+# so is NCCL with them (over its socket transport, each rank its own host id)
 SHARED_PULL = {"B2_SHARED_PULL": "1"}
+SHARED_NCCL = {"B2_SHARED_NCCL": "1"}
 
 def run(g, R, C, backend, *extra, nroots=8, env=None):
     part = os.path.join(TMP, "%s.%dx%d.h5" % (g.name, R, C))
@@ -116,6 +119,8 @@ def run(g, R, C, backend, *extra, nroots=8, env=None):
         sfx, note = "-sockets", " (NCCL on sockets)"
     elif env is SHARED_PULL:
         sfx, note = "-sharedpull", " (B2_SHARED_PULL=1)"
+    elif env is SHARED_NCCL:
+        sfx, note = "-sharednccl", " (B2_SHARED_NCCL=1)"
     else:
         sfx, note = "", ""
     out = os.path.join(TMP, "b-%s-%dx%d-%s-%s%s.h5" % (g.name, R, C, backend, "_".join(map(str, extra)), sfx))
@@ -135,11 +140,11 @@ def run(g, R, C, backend, *extra, nroots=8, env=None):
                 rep.eq(tag + " exchange", attr(f, "exchange"), expected(R, C, opt))
                 if "nccl" in expected(R, C, opt):
                     rep.check(tag + " nccl_version", attr(f, "nccl_version").startswith("2."))
-            elif env is SHARED_PULL:
+            elif env is SHARED_PULL or env is SHARED_NCCL:
                 rep.eq(tag + " exchange", attr(f, "exchange"), expected(R, C, opt))
             else:  # GPUs shared: IPC within one GPU may be refused, then MPI
                 print("# %s: exchange %s" % (tag, attr(f, "exchange")))
-            check_device_phases(tag, f, R, C, opt, env is SHARED_PULL)
+            check_device_phases(tag, f, R, C, opt, env is SHARED_PULL or env is SHARED_NCCL)
     if R * C > ngpu and backend == "cuda":
         rep.check(tag + " warns that GPUs are shared", "share" in p.stderr and "GPU" in p.stderr, p.stderr[-300:])
     opt = dict(zip(map(str, extra[::2]), map(str, extra[1::2])))
@@ -176,10 +181,13 @@ for g in graphs[:1] if QUICK else graphs:
                          run(g, R, C, "cuda", "--transport", "nccl", "--direction", d, env=SOCKETS), cp)
                 same("%s %dx%d cuda --ipc push (old name) == cpu" % (g.name, R, C),
                      run(g, R, C, "cuda", "--ipc", "push"), cp)
-            else:  # GPUs shared: no device levels, no NCCL (pull only for testing)
+            else:  # GPUs shared: no device levels, no NCCL (but for testing)
                 for d in ("auto", "top-down", "bottom-up"):
                     same("%s %dx%d cuda --transport pull --direction %s, GPUs shared (B2_SHARED_PULL=1) == cpu" % (g.name, R, C, d),
                          run(g, R, C, "cuda", "--transport", "pull", "--direction", d, env=SHARED_PULL), cp)
+                    if R * C == 2:
+                        same("%s %dx%d cuda --transport nccl --direction %s, GPUs shared (B2_SHARED_NCCL=1) == cpu" % (g.name, R, C, d),
+                             run(g, R, C, "cuda", "--transport", "nccl", "--direction", d, env=SHARED_NCCL), cp)
                 for tp in ("pull", "nccl"):
                     p = bfs(R * C, os.path.join(TMP, "%s.%dx%d.h5" % (g.name, R, C)), "--backend", "cuda",
                             "--transport", tp, "-o", os.path.join(TMP, "refused.h5"))

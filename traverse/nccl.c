@@ -9,7 +9,13 @@
  *
  * libnccl is loaded at run time (dlopen), so that bfs-gpu starts on hosts
  * without it and --transport auto falls back to MPI there; B2_NCCL_LIB
- * names the library when it is not on the loader's path. */
+ * names the library when it is not on the loader's path.
+ *
+ * B2_SHARED_NCCL=1 (testing, transport.c): ranks that share a GPU. NCCL
+ * refuses two ranks of a communicator on one GPU of one host, so each rank
+ * gets a host identity of its own (NCCL_HOSTID, unless set), and NCCL
+ * joins them by its network (socket) transport: a one-GPU host can run
+ * the NCCL path, as ranks on different nodes would. */
 #ifdef B2_HAVE_NCCL
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
@@ -100,6 +106,13 @@ static int nccl_open(b2_link *l, int *ok)
 	nccl_link *m = NULL;
 	ncclUniqueId id;
 	*ok = 0;
+	const char *sn = getenv("B2_SHARED_NCCL");
+	if (sn && !strcmp(sn, "1") && !getenv("NCCL_HOSTID")) { /* before NCCL reads it */
+		char host[32];
+		snprintf(host, sizeof host, "bfs2d-rank-%d", b2_rank);
+		if (setenv("NCCL_HOSTID", host, 1) != 0)
+			B2_FAIL(B2_EFAIL, "cannot set NCCL_HOSTID");
+	}
 	load();
 	if (!N.ok)
 		B2_FAIL(B2_EFAIL, "%s", N.why);

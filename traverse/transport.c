@@ -136,9 +136,11 @@ int b2_links_open(b2_link *expand, b2_link *fold, MPI_Comm col, MPI_Comm row,
 	/* B2_SHARED_PULL=1, for testing: --transport pull although ranks share
 	 * a GPU. A device wait then ends only when the GPU time-slices to the
 	 * peer's context (slow), but a one-GPU host can check the device
-	 * levels of 1x2 and 2x1. */
-	const char *sp = getenv("B2_SHARED_PULL");
-	const int shared = o->gpus_shared && !(k == B2_TP_PULL && sp && !strcmp(sp, "1"));
+	 * levels of 1x2 and 2x1. B2_SHARED_NCCL=1 does the same for --transport
+	 * nccl, over NCCL's network transport (nccl.c). */
+	const char *sp = getenv("B2_SHARED_PULL"), *sn = getenv("B2_SHARED_NCCL");
+	const int shared = o->gpus_shared && !(k == B2_TP_PULL && sp && !strcmp(sp, "1")) &&
+	                   !(k == B2_TP_NCCL && sn && !strcmp(sn, "1"));
 	char why[256] = "";
 	*device_levels = 0;
 	B2_TRY(link_init(expand, col, B2_DIR_EXPAND, be, bk, b));
