@@ -241,7 +241,10 @@ typedef struct b2_backend {
 	 * message is the sender's whole discovery set, and the update ORs the
 	 * row peer's discoveries of its own block into the visited bitmap too
 	 * (every level: also into the carried rows and, 1x2, the peer's
-	 * levels, as carry_in does); message levels (on == 0): fold_msgs
+	 * levels, as carry_in does); on a grid of one row a bottom-up step must
+	 * find only vertices of the own block (the rows are all here), and such
+	 * a level's fold message is then the sender's own block alone
+	 * (transport.h, B2_CARRYING_OWN); message levels (on == 0): fold_msgs
 	 * gives out[j] every level. */
 	int (*device_levels)(void *bk, int on, int carry);
 	int (*level_phases)(void *bk, int nlev, const double *busy, double *lv);

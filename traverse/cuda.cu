@@ -2093,6 +2093,14 @@ static int carrying_every(const cu_bk *k)
 	return k->carry == B2_CARRY_EVERY;
 }
 
+/* Carrying on a bottom-up level of a grid of one row: the step found only
+ * own rows (own_rows), so the fold message is the own block alone
+ * (transport.h, B2_CARRYING_OWN; search.c applies the same rule). */
+static int carrying_own(const cu_bk *k)
+{
+	return carrying(k) && k->g.R == 1 && k->step_dir == B2_BOTTOM_UP;
+}
+
 /* The row peers read the own visited block (bottom-up levels): unless
  * every fold carries the visited state. */
 static int vis_wanted(const cu_bk *k)
@@ -2550,9 +2558,11 @@ static int cu_fold_msgs(void *p, const int *use_bitmap, int mem, b2_msg *out)
 	cu_bk *k = (cu_bk *)p;
 	const int peer = mem == B2_MEM_DEVICE;
 	if (k->devlev) {
-		/* carrying the visited state: the whole set, both blocks */
+		/* carrying the visited state: the whole set, both blocks, or the
+		 * own block alone (carrying_own) */
+		const int from = carrying_own(k) ? k->g.j : 0;
 		for (int c = 0; c < k->g.C; c++)
-			out[c] = (b2_msg){bmp_set(k, disc_set(k), carrying(k) ? 0 : c), c == k->g.j ? 0 : -1, 1};
+			out[c] = (b2_msg){bmp_set(k, disc_set(k), carrying(k) ? from : c), c == k->g.j ? 0 : -1, 1};
 		return 0;
 	}
 	int copied = 0;
@@ -2670,7 +2680,7 @@ static int pull_update(cu_bk *k, int lvl, b2_level_stats *st)
 	const unsigned epoch = ++k->epoch;
 	Sources src;
 	int nsrc = 0;
-	for (int c = 0; c < C; c++) {
+	for (int c = 0; c < C && !carrying_own(k); c++) { /* carrying_own: none found here */
 		if (c == j)
 			continue;
 		src.bmp[nsrc] = peer_disc(k, c, j);

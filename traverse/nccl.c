@@ -143,7 +143,8 @@ static int nccl_round(b2_link *l, const b2_msg *out, const int64_t *known)
 	int error = 0, group = 0;
 	nccl_link *m = l->impl;
 	const int64_t bw = b2_bmp_words(l->b), slotw = m->own.slotw;
-	const int64_t dw = l->carrying ? 2 * (bw + 1) : bw; /* device levels */
+	const int own = l->carrying == B2_CARRYING_OWN;
+	const int64_t dw = own ? bw + 1 : l->carrying ? 2 * (bw + 1) : bw; /* device levels */
 	cudaStream_t st = (cudaStream_t)m->own.stream;
 	if (!known)
 		B2_TRY(b2_link_headers(l, out, m->own.slot[l->dir], slotw));
@@ -154,6 +155,8 @@ static int nccl_round(b2_link *l, const b2_msg *out, const int64_t *known)
 			continue;
 		int64_t sw, rw;
 		uint32_t *slot = m->own.slot[l->dir] + (size_t)p * (size_t)slotw;
+		if (known && own) /* where p's block lies in the whole set */
+			slot += (size_t)p * (size_t)(bw + 1);
 		if (known) {
 			sw = out[p].count ? dw : 0;
 			rw = known[p] ? dw : 0;

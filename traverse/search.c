@@ -204,6 +204,9 @@ static void fold_exchange(b2_search *s, int lvl, int dir)
 {
 	const b2_backend *be = s->be;
 	s->fold.carrying = every_fold_carries(s) || (s->fold.carry && dir == B2_BOTTOM_UP);
+	/* a bottom-up step of device levels on one row finds only own rows */
+	if (s->fold.carrying && s->device_levels && s->R == 1 && dir == B2_BOTTOM_UP)
+		s->fold.carrying = B2_CARRYING_OWN;
 	s->lfold[2 * (lvl - 1)] = s->lfold[2 * (lvl - 1) + 1] = 0;
 	if (s->device_levels) {
 		s->bitmap_msgs += s->C - 1;

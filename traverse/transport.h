@@ -30,6 +30,10 @@
  * bottom-up level needs no visited exchange: the same bytes (C = 2), one
  * synchronisation fewer. Top-down levels do not carry (their successor is
  * mostly top-down too), so the first bottom-up level after them exchanges.
+ * On a grid of one row a device-levels backend's bottom-up step finds only
+ * vertices of the own block (backend.h device_levels), so the half of the
+ * set that holds the receiver's block is empty: there the message is the
+ * sender's own block alone (carrying == B2_CARRYING_OWN), half the bytes.
  * On a 1x2 grid B2_CARRY_EVERY=1 makes every level carry, so that, as
  * below, the predecessors need no exchange (an experiment for NCCL: for
  * pull, which reads the predecessors in place, it only costs).
@@ -68,7 +72,9 @@ typedef struct b2_link_ops {
 	 * what came from p. known NULL: the sizes travel with the messages.
 	 * Else (device levels) every message is a bitmap of bmp_words(b) words
 	 * (l->carrying: the sender's discovery set, 2 * (bmp_words(b) + 1)
-	 * words), sent when out[p].count != 0 and received when known[p] != 0
+	 * words, received at the slot's start; B2_CARRYING_OWN: the sender's own
+	 * block, bmp_words(b) + 1 words, received where it lies in the set, at
+	 * p * (bmp_words(b) + 1) in peer p's slot), sent when out[p].count != 0 and received when known[p] != 0
 	 * (< 0: size unknown, sent anyway), and in[] is left to the caller.
 	 * Message levels with l->carrying: out[me] (the sender's own block's
 	 * discoveries) goes to every peer with out[p], and arrives in
@@ -90,7 +96,7 @@ struct b2_link {
 	                           B2_CARRY_: device levels on bottom-up levels
 	                           (B2_CARRY_EVERY=1 on a 1x2 grid: every level),
 	                           message levels on every level */
-	int carrying;           /* the last fold carried it (the level loop sets
+	int carrying;           /* the last fold carried it, B2_CARRYING_ (the level loop sets
 	                           this each level; the CUDA backend applies the
 	                           same rule, cuda.cu carrying()): no visited exchange */
 	b2_msg *in;             /* [n] the messages of the last round */
@@ -101,6 +107,11 @@ struct b2_link {
 	                           their round, answers, their round, resolution */
 	void *impl;             /* the implementation's state */
 };
+
+/* b2_link.carrying: the fold carries the visited state: the sender's whole
+ * discovery set, or (device levels, a grid of one row, bottom-up: above)
+ * only its own block. */
+enum { B2_CARRYING_ALL = 1, B2_CARRYING_OWN = 2 };
 
 extern const b2_link_ops b2_link_mpi, b2_link_ipc, b2_link_pull, b2_link_nccl;
 
