@@ -2013,7 +2013,8 @@ static int cu_front_msg(void *p, int bitmap, int mem, b2_msg *m)
 	const uint32_t *src = bitmap ? bmp_set(k, front_set(k), k->g.j) : list;
 	m->count = k->nfront;
 	m->bitmap = bitmap;
-	if (!bitmap && k->nfront && (error = unpack_list(k, bmp_of(k, k->g.j), 0, list, NULL)))
+	if (!bitmap && k->nfront &&
+	    (error = unpack_list(k, bmp_set(k, front_set(k), k->g.j), 0, list, NULL)))
 		return error;
 	if (mem == B2_MEM_DEVICE) { /* the transport's copies follow on the stream */
 		m->data = (uint32_t *)src;
@@ -2147,8 +2148,11 @@ static int cu_stage_in(void *p, int dir, const b2_msg *in, int nslots, int self)
 		/* only the sizes: the bitmaps are read in place or arrive in the
 		 * own slots on the stream; the level begins here */
 		if (dir == B2_DIR_EXPAND) {
-			for (int s = 0; s < nslots; s++)
+			for (int s = 0; s < nslots; s++) {
 				k->ncol[s] = in[s].count;
+				/* a list where the transport sends one (b2_link_list) */
+				k->in_msgs[s] = (b2_msg){in_slot(k, dir, s), in[s].count, in[s].bitmap};
+			}
 			k->plev++;
 			if ((error = pull_events(k, k->plev)))
 				return error;
@@ -2325,7 +2329,7 @@ static const uint32_t *column_bitmap(const cu_bk *k, int s, int set)
 {
 	if (s == k->g.i)
 		return bmp_set(k, set, k->g.j);
-	if (k->devlev && !k->ncol[s])
+	if (k->devlev && (!k->ncol[s] || !k->in_msgs[s].bitmap))
 		return NULL;
 	if (k->devlev)
 		return k->peer[B2_DIR_EXPAND] ? k->peer_bmp[B2_DIR_EXPAND][s] + bmp_off(k, set, k->g.j)
@@ -2352,21 +2356,31 @@ static int gather_columns(cu_bk *k, int set, Zero z, int64_t *n_out, int *zeroed
 		/* one launch for all the column's bitmaps; its counter is zeroed
 		 * by begin, then by each level's update for the next */
 		Sources src;
-		Lists to; /* all into the one list */
+		Lists to; /* all into the one list, after the list messages */
 		int nsrc = 0;
+		int64_t nl = 0;
 		for (int s = 0; s < k->g.R; s++) {
-			if (!column_count(k, s))
+			const b2_msg *m = &k->in_msgs[s];
+			if (column_count(k, s) && s != k->g.i && !m->bitmap) { /* a list message */
+				if ((error = append_msg(k, m, (uint32_t)(s * k->b), nl)))
+					return error;
+				nl += m->count;
+			}
+		}
+		for (int s = 0; s < k->g.R; s++) {
+			if (!column_count(k, s) || !column_bitmap(k, s, set))
 				continue;
 			src.bmp[nsrc] = column_bitmap(k, s, set);
 			src.tag[nsrc] = (uint32_t)(s * k->b);
-			to.dst[nsrc] = k->af;
+			to.dst[nsrc] = k->af + nl;
 			to.ctr[nsrc] = counter(k, CT_GATHER);
 			nsrc++;
-			n += column_count(k, s);
 		}
+		for (int s = 0; s < k->g.R; s++)
+			n += column_count(k, s);
 		if (nsrc) {
 			k_unpack<<<dim3(blocks_for(k, k->bw), nsrc), TPB, 0, k->st>>>(
-				src, k->bw, to, k->deg, k->colptr, z);
+				src, k->bw, to, k->deg + nl, k->colptr, z);
 			CU_LAUNCHED();
 			*zeroed = 1;
 		}

@@ -113,6 +113,18 @@ static int nccl_open(b2_link *l, int *ok)
 		if (setenv("NCCL_HOSTID", host, 1) != 0)
 			B2_FAIL(B2_EFAIL, "cannot set NCCL_HOSTID");
 	}
+	if (l->dir == B2_DIR_EXPAND) {
+		/* over NCCL's network, bytes cost: the expand exchange's frontiers
+		 * go as lists where smaller (b2_link_list). So it is where the
+		 * ranks are on different nodes, where NCCL has nothing else (P2P
+		 * and SHM disabled), and with B2_SHARED_NCCL's host identities */
+		int local = 0;
+		const char *p2p = getenv("NCCL_P2P_DISABLE"), *shm = getenv("NCCL_SHM_DISABLE");
+		B2_TRY(b2_link_one_node(l->comm, l->n, &local));
+		const int net = !local || (sn && !strcmp(sn, "1")) ||
+		                (p2p && !strcmp(p2p, "1") && shm && !strcmp(shm, "1"));
+		l->lists = !b2_agree(!net, l->comm);
+	}
 	load();
 	if (!N.ok)
 		B2_FAIL(B2_EFAIL, "%s", N.why);
@@ -157,9 +169,9 @@ static int nccl_round(b2_link *l, const b2_msg *out, const int64_t *known)
 		uint32_t *slot = m->own.slot[l->dir] + (size_t)p * (size_t)slotw;
 		if (known && own) /* where p's block lies in the whole set */
 			slot += (size_t)p * (size_t)(bw + 1);
-		if (known) {
-			sw = out[p].count ? dw : 0;
-			rw = known[p] ? dw : 0;
+		if (known) { /* a bitmap, or a list of the known size (b2_link_list) */
+			sw = out[p].count ? (out[p].bitmap ? dw : out[p].count) : 0;
+			rw = known[p] ? (b2_link_list(l, known[p]) ? known[p] : dw) : 0;
 		} else { /* a bitmap's count travelled in its header */
 			sw = out[p].bitmap ? (out[p].count ? bw : 0) : out[p].count;
 			rw = l->in[p].bitmap ? (l->in[p].count ? bw : 0) : l->in[p].count;

@@ -160,14 +160,18 @@ static void expand_exchange(b2_search *s, int64_t nfront)
 	const b2_backend *be = s->be;
 	b2_msg m;
 	if (s->device_levels) {
+		/* bitmaps, or lists of the known sizes where the link says
+		 * (b2_link_list) */
 		b2_msg in[B2_PULL_MAX];
 		for (int p = 0; p < s->R; p++) {
-			in[p] = (b2_msg){NULL, s->ncol[p], 1};
-			s->bitmap_msgs += p != s->i && s->ncol[p] > 0;
+			const int list = p != s->i && b2_link_list(&s->expand, s->ncol[p]);
+			in[p] = (b2_msg){NULL, s->ncol[p], !list};
+			s->bitmap_msgs += p != s->i && s->ncol[p] > 0 && !list;
+			s->list_msgs += p != s->i && s->ncol[p] > 0 && list;
 		}
 		check(be->stage_in(s->bk, B2_DIR_EXPAND, in, s->R, s->i));
 		if (s->R > 1) {
-			check(be->front_msg(s->bk, 1, B2_MEM_DEVICE, &m));
+			check(be->front_msg(s->bk, !b2_link_list(&s->expand, s->ncol[s->i]), B2_MEM_DEVICE, &m));
 			for (int p = 0; p < s->R; p++)
 				s->out[p] = m;
 			check(s->expand.ops->round(&s->expand, s->out, s->ncol));

@@ -63,8 +63,7 @@ int b2_link_headers(b2_link *l, const b2_msg *out, uint32_t *slot0, int64_t slot
 	return error;
 }
 
-/* Every rank of comm on this node (decided together). */
-static int one_node(MPI_Comm comm, int n, int *yes)
+int b2_link_one_node(MPI_Comm comm, int n, int *yes)
 {
 	int error = 0, local = 0;
 	MPI_Comm node = MPI_COMM_NULL;
@@ -100,7 +99,7 @@ static int pick(b2_link *l, const b2_transport_opts *o, int device, int nccl_ok,
 	if (l->n == 1)
 		return 0;
 	if (device && (k == B2_TP_AUTO || k == B2_TP_PULL || k == B2_TP_IPC)) {
-		B2_TRY(one_node(l->comm, l->n, &local));
+		B2_TRY(b2_link_one_node(l->comm, l->n, &local));
 		if (local)
 			B2_TRY(try_open(l, &b2_link_ipc, &ok));
 		if (!ok && k != B2_TP_AUTO) {

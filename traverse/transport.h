@@ -96,6 +96,8 @@ struct b2_link {
 	                           B2_CARRY_: device levels on bottom-up levels
 	                           (B2_CARRY_EVERY=1 on a 1x2 grid: every level),
 	                           message levels on every level */
+	int lists;              /* device levels' messages of a known size go as lists
+	                           where smaller (b2_link_list) */
 	int carrying;           /* the last fold carried it, B2_CARRYING_ (the level loop sets
 	                           this each level; the CUDA backend applies the
 	                           same rule, cuda.cu carrying()): no visited exchange */
@@ -146,6 +148,19 @@ int b2_links_describe(const b2_link *expand, const b2_link *fold, char *buf, siz
                       int *nccl);
 /* The NCCL library's version code (e.g. 22809), 0 when none is loaded. */
 int b2_nccl_version(void);
+
+/* Collective over comm (n ranks): *yes = every rank of it is on this node. */
+int b2_link_one_node(MPI_Comm comm, int n, int *yes);
+
+/* Device levels: a message of n entries (known to sender and receiver
+ * alike: the expand exchange's frontier sizes come with the termination
+ * test) goes as a list of n words, not the bitmap, where the link says so
+ * and the list is smaller. NCCL's expand link does where it goes over
+ * NCCL's network (nccl.c): there bytes cost, not only operations. */
+static inline int b2_link_list(const b2_link *l, int64_t n)
+{
+	return l->lists && n >= 0 && n < b2_bmp_words(l->b);
+}
 
 /* For device transports whose sizes travel by MPI: one all-to-all of the
  * headers of out[] (size, and whether a bitmap); then l->in[p] = what
