@@ -2353,8 +2353,10 @@ static int gather_columns(cu_bk *k, int set, Zero z, int64_t *n_out, int *zeroed
 	int64_t n = 0;
 	*zeroed = 0;
 	if (k->devlev) {
-		/* one launch for all the column's bitmaps; its counter is zeroed
-		 * by begin, then by each level's update for the next */
+		/* the list messages first (b2_link_list: a transport's, at known
+		 * offsets), then one launch for all the column's bitmaps; its
+		 * counter is zeroed by begin, then by each level's update for the
+		 * next */
 		Sources src;
 		Lists to; /* all into the one list, after the list messages */
 		int nsrc = 0;

@@ -21,7 +21,10 @@
  * Device levels: when every link moves bitmaps device to device without the
  * host (pull, nccl), a level runs on the GPU with one host wait, and the
  * message sizes come from the termination test (every rank's frontier
- * size), not with the messages.
+ * size), not with the messages. Over NCCL's network the expand exchange's
+ * frontiers go as lists where smaller (b2_link_list), since the sizes are
+ * known on both sides; the fold's are not (they come after the step), so
+ * the fold keeps its bitmaps.
  * Carrying the visited state: on a grid row of two ranks with device
  * levels, a bottom-up level's fold message is the sender's whole discovery
  * set (both blocks' bitmaps, one after the other, bw + 1 words each), and
@@ -72,10 +75,12 @@ typedef struct b2_link_ops {
 	 * what came from p. known NULL: the sizes travel with the messages.
 	 * Else (device levels) every message is a bitmap of bmp_words(b) words
 	 * (l->carrying: the sender's discovery set, 2 * (bmp_words(b) + 1)
-	 * words, received at the slot's start; B2_CARRYING_OWN: the sender's own
-	 * block, bmp_words(b) + 1 words, received where it lies in the set, at
-	 * p * (bmp_words(b) + 1) in peer p's slot), sent when out[p].count != 0 and received when known[p] != 0
-	 * (< 0: size unknown, sent anyway), and in[] is left to the caller.
+	 * words, received at the slot's start; B2_CARRYING_OWN: the sender's
+	 * own block, bmp_words(b) + 1 words, received where it lies in the
+	 * set, at p * (bmp_words(b) + 1) in peer p's slot; b2_link_list: a
+	 * list of known[p] words), sent when out[p].count != 0 and received
+	 * when known[p] != 0 (< 0: size unknown, sent anyway), and in[] is
+	 * left to the caller.
 	 * Message levels with l->carrying: out[me] (the sender's own block's
 	 * discoveries) goes to every peer with out[p], and arrives in
 	 * l->carried[p]. */
@@ -98,9 +103,10 @@ struct b2_link {
 	                           message levels on every level */
 	int lists;              /* device levels' messages of a known size go as lists
 	                           where smaller (b2_link_list) */
-	int carrying;           /* the last fold carried it, B2_CARRYING_ (the level loop sets
-	                           this each level; the CUDA backend applies the
-	                           same rule, cuda.cu carrying()): no visited exchange */
+	int carrying;           /* the last fold carried it, B2_CARRYING_ (the level
+	                           loop sets this each level; the CUDA backend
+	                           applies the same rule, cuda.cu carrying() and
+	                           carrying_own()): no visited exchange */
 	b2_msg *in;             /* [n] the messages of the last round */
 	b2_msg *carried;        /* [n] message levels, carrying: what peer p carried */
 	int64_t *hdr;           /* [2n] message headers out and in (b2_link_headers) */
