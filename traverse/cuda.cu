@@ -709,6 +709,18 @@ __global__ void k_copy_zero(const uint32_t *src, uint32_t *dst, int64_t nw, Zero
 }
 
 /* A list message's vertices as bits of dst (at + k). */
+/* dst |= the bits a list message names: msg[0] entries (at most cap)
+ * after it (device levels' fold lists, their count known on the device) */
+__global__ void k_msg_bits(const uint32_t *__restrict__ msg, int64_t cap, uint32_t *dst)
+{
+	const int64_t n = (int64_t)msg[0] < cap ? (int64_t)msg[0] : cap;
+	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < n;
+	     x += (int64_t)gridDim.x * blockDim.x) {
+		const uint32_t u = __ldg(&msg[1 + x]);
+		atomicOr(&dst[u >> 5], 1u << (u & 31));
+	}
+}
+
 __global__ void k_set_bits(const uint32_t *__restrict__ list, int64_t n, uint32_t at, uint32_t *dst)
 {
 	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < n;
@@ -1475,6 +1487,8 @@ struct cu_bk {
 	int64_t nfront;
 	int self;            /* own slot of the messages staged last */
 	b2_msg *in_msgs;     /* [max(R,C)] */
+	b2_msg fold_in[PULL_MAX]; /* device levels: the fold messages' forms (a list
+	                             of count words, or a bitmap), from stage_in */
 	/* the peers' shared regions, mapped by a transport (CUDA IPC) for
 	 * reading in place: receive areas, bitmaps, predecessor arrays;
 	 * [dir][peer], NULL for self; peer[dir]: mapped */
@@ -2158,6 +2172,9 @@ static int cu_stage_in(void *p, int dir, const b2_msg *in, int nslots, int self)
 				return error;
 			if (ev_gather(k))
 				CU(cudaEventRecord(level_events(k)[0], k->st));
+		} else {
+			for (int s = 0; s < nslots && s < PULL_MAX; s++)
+				k->fold_in[s] = in[s];
 		}
 		return 0;
 	}
@@ -2575,10 +2592,20 @@ static int cu_fold_msgs(void *p, const int *use_bitmap, int mem, b2_msg *out)
 	const int peer = mem == B2_MEM_DEVICE;
 	if (k->devlev) {
 		/* carrying the visited state: the whole set, both blocks, or the
-		 * own block alone (carrying_own) */
+		 * own block alone (carrying_own); use_bitmap[c] == 0: a list, its
+		 * count first (the search knows a bound: b2_link_list) */
 		const int from = carrying_own(k) ? k->g.j : 0;
-		for (int c = 0; c < k->g.C; c++)
+		for (int c = 0; c < k->g.C; c++) {
 			out[c] = (b2_msg){bmp_set(k, disc_set(k), carrying(k) ? from : c), c == k->g.j ? 0 : -1, 1};
+			if (use_bitmap && !use_bitmap[c] && c != k->g.j && !carrying(k)) {
+				uint32_t *msg = k->dst + (size_t)c * (size_t)k->b;
+				CU(cudaMemsetAsync(msg, 0, 4, k->st));
+				int error = unpack(k, out[c].data, 0, msg + 1, NULL, msg, no_zero);
+				if (error)
+					return error;
+				out[c] = (b2_msg){msg, -1, 0};
+			}
+		}
 		return 0;
 	}
 	int copied = 0;
@@ -2700,6 +2727,17 @@ static int pull_update(cu_bk *k, int lvl, b2_level_stats *st)
 		if (c == j)
 			continue;
 		src.bmp[nsrc] = peer_disc(k, c, j);
+		const b2_msg *m = &k->fold_in[c];
+		if (!k->peer[B2_DIR_FOLD] && !carrying(k) && !m->bitmap && m->count > 0) {
+			/* a list message (b2_link_list): its bits into a bitmap in the
+			 * slot's second half, which only a carrying fold uses */
+			uint32_t *bits = in_slot(k, B2_DIR_FOLD, c) + k->bw + 1;
+			CU(cudaMemsetAsync(bits, 0, (size_t)k->bw * 4, k->st));
+			k_msg_bits<<<blocks_for(k, m->count), TPB, 0, k->st>>>(
+				in_slot(k, B2_DIR_FOLD, c), m->count - 1, bits);
+			CU_LAUNCHED();
+			src.bmp[nsrc] = bits;
+		}
 		src.tag[nsrc++] = (uint32_t)c;
 	}
 	if (ev_fold(k))

@@ -113,11 +113,12 @@ static int nccl_open(b2_link *l, int *ok)
 		if (setenv("NCCL_HOSTID", host, 1) != 0)
 			B2_FAIL(B2_EFAIL, "cannot set NCCL_HOSTID");
 	}
-	if (l->dir == B2_DIR_EXPAND) {
-		/* over NCCL's network, bytes cost: the expand exchange's frontiers
-		 * go as lists where smaller (b2_link_list). So it is where the
-		 * ranks are on different nodes, where NCCL has nothing else (P2P
-		 * and SHM disabled), and with B2_SHARED_NCCL's host identities */
+	{
+		/* over NCCL's network, bytes cost: device levels' messages of a
+		 * known size or bound go as lists where smaller (b2_link_list). So
+		 * it is where the ranks are on different nodes, where NCCL has
+		 * nothing else (P2P and SHM disabled), and with B2_SHARED_NCCL's
+		 * host identities */
 		int local = 0;
 		const char *p2p = getenv("NCCL_P2P_DISABLE"), *shm = getenv("NCCL_SHM_DISABLE");
 		B2_TRY(b2_link_one_node(l->comm, l->n, &local));

@@ -213,9 +213,35 @@ static void fold_exchange(b2_search *s, int lvl, int dir)
 		s->fold.carrying = B2_CARRYING_OWN;
 	s->lfold[2 * (lvl - 1)] = s->lfold[2 * (lvl - 1) + 1] = 0;
 	if (s->device_levels) {
-		s->bitmap_msgs += s->C - 1;
 		if (s->C > 1) {
-			check(be->fold_msgs(s->bk, NULL, B2_MEM_DEVICE, s->out));
+			/* a list (a count, then the entries) where the link wants
+			 * lists and both sides know a bound smaller than the bitmap:
+			 * a top-down step on a grid of one row, after a top-down one
+			 * that summed its frontier's degrees, discovers at most as
+			 * many vertices as its frontier has edges (stats) */
+			const int bounded = s->fold.lists && !s->fold.carrying && s->R == 1 &&
+			                    dir == B2_TOP_DOWN && lvl >= 2 &&
+			                    s->direction == B2_DIRECTION_AUTO && s->ldir[lvl - 2] == B2_TOP_DOWN;
+			const int64_t mine = bounded ? s->stats[3 * s->j + 1] + 1 : -1;
+			b2_msg in[B2_PULL_MAX];
+			int any = 0;
+			for (int c = 0; c < s->C; c++) {
+				const int64_t theirs = bounded ? s->stats[3 * c + 1] + 1 : -1;
+				const int list_in = c != s->j && b2_link_list(&s->fold, theirs);
+				s->use_bitmap[c] = !b2_link_list(&s->fold, mine);
+				s->nrow[c] = list_in ? theirs : -1;
+				in[c] = (b2_msg){NULL, list_in ? theirs : -1, !list_in};
+				any |= list_in || !s->use_bitmap[c];
+				if (c != s->j) {
+					s->bitmap_msgs += s->use_bitmap[c];
+					s->list_msgs += !s->use_bitmap[c];
+				}
+			}
+			check(be->stage_in(s->bk, B2_DIR_FOLD, in, s->C, s->j));
+			check(be->fold_msgs(s->bk, any ? s->use_bitmap : NULL, B2_MEM_DEVICE, s->out));
+			for (int c = 0; c < s->C; c++)
+				if (c != s->j && !s->use_bitmap[c])
+					s->out[c] = (b2_msg){s->out[c].data, mine, 0};
 			check(s->fold.ops->round(&s->fold, s->out, s->nrow));
 		}
 		return;

@@ -21,10 +21,10 @@
  * Device levels: when every link moves bitmaps device to device without the
  * host (pull, nccl), a level runs on the GPU with one host wait, and the
  * message sizes come from the termination test (every rank's frontier
- * size), not with the messages. Over NCCL's network the expand exchange's
- * frontiers go as lists where smaller (b2_link_list), since the sizes are
- * known on both sides; the fold's are not (they come after the step), so
- * the fold keeps its bitmaps.
+ * size), not with the messages. Over NCCL's network messages go as lists
+ * where smaller (b2_link_list): the expand exchange's frontiers, whose
+ * sizes both sides know, and a fold's discoveries where both know a bound
+ * (a count word, then at most the bound's entries; search.c).
  * Carrying the visited state: on a grid row of two ranks with device
  * levels, a bottom-up level's fold message is the sender's whole discovery
  * set (both blocks' bitmaps, one after the other, bw + 1 words each), and
@@ -101,8 +101,8 @@ struct b2_link {
 	                           B2_CARRY_: device levels on bottom-up levels
 	                           (B2_CARRY_EVERY=1 on a 1x2 grid: every level),
 	                           message levels on every level */
-	int lists;              /* device levels' messages of a known size go as lists
-	                           where smaller (b2_link_list) */
+	int lists;              /* device levels' messages of a known size or bound go
+	                           as lists where smaller (b2_link_list) */
 	int carrying;           /* the last fold carried it, B2_CARRYING_ (the level
 	                           loop sets this each level; the CUDA backend
 	                           applies the same rule, cuda.cu carrying() and
@@ -158,11 +158,12 @@ int b2_nccl_version(void);
 /* Collective over comm (n ranks): *yes = every rank of it is on this node. */
 int b2_link_one_node(MPI_Comm comm, int n, int *yes);
 
-/* Device levels: a message of n entries (known to sender and receiver
+/* Device levels: a message of n words (known to sender and receiver
  * alike: the expand exchange's frontier sizes come with the termination
- * test) goes as a list of n words, not the bitmap, where the link says so
- * and the list is smaller. NCCL's expand link does where it goes over
- * NCCL's network (nccl.c): there bytes cost, not only operations. */
+ * test; a fold's bound too, search.c) goes as a list of n words, not the
+ * bitmap, where the link says so and the list is smaller. NCCL's links do
+ * where NCCL goes over its network (nccl.c): there bytes cost, not only
+ * operations. */
 static inline int b2_link_list(const b2_link *l, int64_t n)
 {
 	return l->lists && n >= 0 && n < b2_bmp_words(l->b);
