@@ -52,6 +52,7 @@ int b2_search_init(b2_search *s, const b2_backend *be, void *bk, const b2_graph 
 	B2_TRY(b2_calloc(&s->ltime, (size_t)s->cap_levels, 8, "level times"));
 	B2_TRY(b2_calloc(&s->lphase, (size_t)s->cap_levels * 5, 8, "level times"));
 	B2_TRY(b2_calloc(&s->lfold, (size_t)s->cap_levels * 2, 8, "level times"));
+	s->tdeg = g->tdeg;
 	for (int64_t x = 0; x < g->b; x++)
 		s->total_degree += g->tdeg[x];
 	B2_TRY(b2_mpi_ok(MPI_Allreduce(MPI_IN_PLACE, &s->total_degree, 1, MPI_INT64_T, MPI_SUM,
@@ -198,6 +199,23 @@ static int every_fold_carries(const b2_search *s)
 	return s->fold.carry == B2_CARRY_EVERY;
 }
 
+/* Device levels over a link that wants lists (transport.h b2_link_list):
+ * a bound, known on every rank, on what row peer c's step sends, in words
+ * with the count word; -1: none. On a grid of one row a top-down step
+ * discovers at most as many vertices as its frontier has edges: the
+ * root's degree at the first level, else the frontier's degree sum where
+ * the step before was top-down and summed it (the termination's stats). */
+static int64_t fold_bound(const b2_search *s, int lvl, int dir, int c)
+{
+	if (!s->fold.lists || s->fold.carrying || s->R != 1 || dir != B2_TOP_DOWN)
+		return -1;
+	if (lvl == 1)
+		return (c == s->root_col ? s->root_degree : 0) + 1;
+	if (s->direction != B2_DIRECTION_AUTO || s->ldir[lvl - 2] != B2_TOP_DOWN)
+		return -1;
+	return s->stats[3 * c + 1] + 1;
+}
+
 /* 4. The fold exchange: discoveries to their owners along the grid row.
  * With device levels: bitmaps, moved on the device or read in place by
  * the update (the row peers were signalled by the step); a bottom-up
@@ -215,18 +233,12 @@ static void fold_exchange(b2_search *s, int lvl, int dir)
 	if (s->device_levels) {
 		if (s->C > 1) {
 			/* a list (a count, then the entries) where the link wants
-			 * lists and both sides know a bound smaller than the bitmap:
-			 * a top-down step on a grid of one row, after a top-down one
-			 * that summed its frontier's degrees, discovers at most as
-			 * many vertices as its frontier has edges (stats) */
-			const int bounded = s->fold.lists && !s->fold.carrying && s->R == 1 &&
-			                    dir == B2_TOP_DOWN && lvl >= 2 &&
-			                    s->direction == B2_DIRECTION_AUTO && s->ldir[lvl - 2] == B2_TOP_DOWN;
-			const int64_t mine = bounded ? s->stats[3 * s->j + 1] + 1 : -1;
+			 * lists and both sides know a bound smaller than the bitmap */
+			const int64_t mine = fold_bound(s, lvl, dir, s->j);
 			b2_msg in[B2_PULL_MAX];
 			int any = 0;
 			for (int c = 0; c < s->C; c++) {
-				const int64_t theirs = bounded ? s->stats[3 * c + 1] + 1 : -1;
+				const int64_t theirs = fold_bound(s, lvl, dir, c);
 				const int list_in = c != s->j && b2_link_list(&s->fold, theirs);
 				s->use_bitmap[c] = !b2_link_list(&s->fold, mine);
 				s->nrow[c] = list_in ? theirs : -1;
@@ -340,10 +352,16 @@ int b2_search_run(b2_search *s, int64_t root)
 	check(be->begin(bk, mine ? root - blk * s->b : -1));
 	/* every rank's begin is done before a peer reads its state in place
 	 * (else it reads the previous search's): the frontier with device
-	 * levels, the visited block a bottom-up level reads */
-	if (s->device_levels ||
-	    (s->fold.ops && s->fold.ops->in_place && s->direction != B2_DIRECTION_TOP_DOWN))
+	 * levels, the visited block a bottom-up level reads. With device
+	 * levels the collective also gives every rank the root's degree */
+	s->root_col = (int)(blk / s->R);
+	if (s->device_levels) {
+		int64_t d = mine ? s->tdeg[root - blk * s->b] : 0;
+		check(b2_mpi_ok(MPI_Allreduce(&d, &s->root_degree, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD),
+		                "MPI_Allreduce (the root's degree)"));
+	} else if (s->fold.ops && s->fold.ops->in_place && s->direction != B2_DIRECTION_TOP_DOWN) {
 		check(b2_mpi_ok(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier"));
+	}
 	memset(s->ncol, 0, (size_t)s->R * 8);
 	if (blk / s->R == s->j)
 		s->ncol[blk % s->R] = 1;

@@ -47,6 +47,9 @@ typedef struct b2_search {
 	 * the sizes of fold messages (unknown: -1) */
 	int device_levels;
 	int64_t *stats, *ncol, *nrow; /* [3*R*C] allgathered level stats, [R], [C] */
+	const int64_t *tdeg;      /* [b] the owned vertices' tuple degrees (the graph's) */
+	int64_t root_degree;      /* device levels: the search's root's, and its */
+	int root_col;             /* grid column (the first fold's bound) */
 	/* per-search results */
 	double time, phase[B2_NPHASES];
 	double expansion_by_dir[2]; /* the expansion phase split: top-down, bottom-up steps */
