@@ -70,7 +70,8 @@ enum { TPB = 256, PMARKS = 12 };
 __global__ void k_begin(uint32_t *vis, int32_t *level, uint32_t *fbmp, int64_t bw, uint64_t r,
                         uint64_t k, unsigned *ctr, int nctr, unsigned long long *lc, int nlc)
 {
-	const int64_t n = bw > nlc ? (bw > nctr ? bw : nctr) : (nlc > nctr ? nlc : nctr);
+	int64_t n = bw > nlc ? bw : nlc;
+	n = n > nctr ? n : nctr;
 	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < n;
 	     x += (int64_t)gridDim.x * blockDim.x) {
 		if (x < bw)
@@ -708,21 +709,14 @@ __global__ void k_copy_zero(const uint32_t *src, uint32_t *dst, int64_t nw, Zero
 	}
 }
 
-/* A list message's vertices as bits of dst (at + k). */
-/* dst |= the bits a list message names: msg[0] entries (at most cap)
- * after it (device levels' fold lists, their count known on the device) */
-__global__ void k_msg_bits(const uint32_t *__restrict__ msg, int64_t cap, uint32_t *dst)
+/* A list message's vertices as bits of dst (at + k): n of them, or *count
+ * (at most n) where the count is known on the device only (count not NULL:
+ * device levels' fold lists). */
+__global__ void k_set_bits(const uint32_t *__restrict__ list, int64_t n, uint32_t at, uint32_t *dst,
+                           const uint32_t *count)
 {
-	const int64_t n = (int64_t)msg[0] < cap ? (int64_t)msg[0] : cap;
-	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < n;
-	     x += (int64_t)gridDim.x * blockDim.x) {
-		const uint32_t u = __ldg(&msg[1 + x]);
-		atomicOr(&dst[u >> 5], 1u << (u & 31));
-	}
-}
-
-__global__ void k_set_bits(const uint32_t *__restrict__ list, int64_t n, uint32_t at, uint32_t *dst)
-{
+	if (count && (int64_t)*count < n)
+		n = (int64_t)*count;
 	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < n;
 	     x += (int64_t)gridDim.x * blockDim.x) {
 		const uint32_t u = at + __ldg(&list[x]);
@@ -2380,6 +2374,7 @@ static int gather_columns(cu_bk *k, int set, Zero z, int64_t *n_out, int *zeroed
 		int64_t nl = 0;
 		for (int s = 0; s < k->g.R; s++) {
 			const b2_msg *m = &k->in_msgs[s];
+			n += column_count(k, s);
 			if (column_count(k, s) && s != k->g.i && !m->bitmap) { /* a list message */
 				if ((error = append_msg(k, m, (uint32_t)(s * k->b), nl)))
 					return error;
@@ -2395,8 +2390,6 @@ static int gather_columns(cu_bk *k, int set, Zero z, int64_t *n_out, int *zeroed
 			to.ctr[nsrc] = counter(k, CT_GATHER);
 			nsrc++;
 		}
-		for (int s = 0; s < k->g.R; s++)
-			n += column_count(k, s);
 		if (nsrc) {
 			k_unpack<<<dim3(blocks_for(k, k->bw), nsrc), TPB, 0, k->st>>>(
 				src, k->bw, to, k->deg + nl, k->colptr, z);
@@ -2447,7 +2440,7 @@ static int column_frontier(cu_bk *k, int set, const uint32_t **fc, const uint32_
 		const uint32_t *b = column_bitmap(k, s, set);
 		if (!b) { /* a list message */
 			k_set_bits<<<blocks_for(k, k->in_msgs[s].count), TPB, 0, k->st>>>(
-				k->in_msgs[s].data, k->in_msgs[s].count, (uint32_t)(s * k->b), k->fcol);
+				k->in_msgs[s].data, k->in_msgs[s].count, (uint32_t)(s * k->b), k->fcol, NULL);
 			CU_LAUNCHED();
 			continue;
 		}
@@ -2597,7 +2590,7 @@ static int cu_fold_msgs(void *p, const int *use_bitmap, int mem, b2_msg *out)
 		const int from = carrying_own(k) ? k->g.j : 0;
 		for (int c = 0; c < k->g.C; c++) {
 			out[c] = (b2_msg){bmp_set(k, disc_set(k), carrying(k) ? from : c), c == k->g.j ? 0 : -1, 1};
-			if (use_bitmap && !use_bitmap[c] && c != k->g.j && !carrying(k)) {
+			if (use_bitmap && !use_bitmap[c] && c != k->g.j) { /* never carrying */
 				uint32_t *msg = k->dst + (size_t)c * (size_t)k->b;
 				CU(cudaMemsetAsync(msg, 0, 4, k->st));
 				int error = unpack(k, out[c].data, 0, msg + 1, NULL, msg, no_zero);
@@ -2728,13 +2721,15 @@ static int pull_update(cu_bk *k, int lvl, b2_level_stats *st)
 			continue;
 		src.bmp[nsrc] = peer_disc(k, c, j);
 		const b2_msg *m = &k->fold_in[c];
-		if (!k->peer[B2_DIR_FOLD] && !carrying(k) && !m->bitmap && m->count > 0) {
-			/* a list message (b2_link_list): its bits into a bitmap in the
-			 * slot's second half, which only a carrying fold uses */
+		if (!m->bitmap && m->count > 0) {
+			/* a list message (b2_link_list; never a carrying fold): its
+			 * count, then its bits into a bitmap in the slot's second
+			 * half, which only a carrying fold uses */
+			const uint32_t *msg = in_slot(k, B2_DIR_FOLD, c);
 			uint32_t *bits = in_slot(k, B2_DIR_FOLD, c) + k->bw + 1;
 			CU(cudaMemsetAsync(bits, 0, (size_t)k->bw * 4, k->st));
-			k_msg_bits<<<blocks_for(k, m->count), TPB, 0, k->st>>>(
-				in_slot(k, B2_DIR_FOLD, c), m->count - 1, bits);
+			k_set_bits<<<blocks_for(k, m->count), TPB, 0, k->st>>>(msg + 1, m->count - 1, 0,
+			                                                       bits, msg);
 			CU_LAUNCHED();
 			src.bmp[nsrc] = bits;
 		}

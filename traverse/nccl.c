@@ -106,8 +106,8 @@ static int nccl_open(b2_link *l, int *ok)
 	nccl_link *m = NULL;
 	ncclUniqueId id;
 	*ok = 0;
-	const char *sn = getenv("B2_SHARED_NCCL");
-	if (sn && !strcmp(sn, "1") && !getenv("NCCL_HOSTID")) { /* before NCCL reads it */
+	const int shared = b2_env_on("B2_SHARED_NCCL");
+	if (shared && !getenv("NCCL_HOSTID")) { /* before NCCL reads it */
 		char host[32];
 		snprintf(host, sizeof host, "bfs2d-rank-%d", b2_rank);
 		if (setenv("NCCL_HOSTID", host, 1) != 0)
@@ -120,10 +120,9 @@ static int nccl_open(b2_link *l, int *ok)
 		 * nothing else (P2P and SHM disabled), and with B2_SHARED_NCCL's
 		 * host identities */
 		int local = 0;
-		const char *p2p = getenv("NCCL_P2P_DISABLE"), *shm = getenv("NCCL_SHM_DISABLE");
 		B2_TRY(b2_link_one_node(l->comm, l->n, &local));
-		const int net = !local || (sn && !strcmp(sn, "1")) ||
-		                (p2p && !strcmp(p2p, "1") && shm && !strcmp(shm, "1"));
+		const int net = !local || shared ||
+		                (b2_env_on("NCCL_P2P_DISABLE") && b2_env_on("NCCL_SHM_DISABLE"));
 		l->lists = !b2_agree(!net, l->comm);
 	}
 	load();

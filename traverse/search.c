@@ -235,15 +235,16 @@ static void fold_exchange(b2_search *s, int lvl, int dir)
 			/* a list (a count, then the entries) where the link wants
 			 * lists and both sides know a bound smaller than the bitmap */
 			const int64_t mine = fold_bound(s, lvl, dir, s->j);
+			const int list_out = b2_link_list(&s->fold, mine);
 			b2_msg in[B2_PULL_MAX];
-			int any = 0;
+			int any = list_out;
 			for (int c = 0; c < s->C; c++) {
 				const int64_t theirs = fold_bound(s, lvl, dir, c);
 				const int list_in = c != s->j && b2_link_list(&s->fold, theirs);
-				s->use_bitmap[c] = !b2_link_list(&s->fold, mine);
+				s->use_bitmap[c] = !list_out;
 				s->nrow[c] = list_in ? theirs : -1;
 				in[c] = (b2_msg){NULL, list_in ? theirs : -1, !list_in};
-				any |= list_in || !s->use_bitmap[c];
+				any |= list_in;
 				if (c != s->j) {
 					s->bitmap_msgs += s->use_bitmap[c];
 					s->list_msgs += !s->use_bitmap[c];

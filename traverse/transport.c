@@ -137,9 +137,8 @@ int b2_links_open(b2_link *expand, b2_link *fold, MPI_Comm col, MPI_Comm row,
 	 * peer's context (slow), but a one-GPU host can check the device
 	 * levels of 1x2 and 2x1. B2_SHARED_NCCL=1 does the same for --transport
 	 * nccl, over NCCL's network transport (nccl.c). */
-	const char *sp = getenv("B2_SHARED_PULL"), *sn = getenv("B2_SHARED_NCCL");
-	const int shared = o->gpus_shared && !(k == B2_TP_PULL && sp && !strcmp(sp, "1")) &&
-	                   !(k == B2_TP_NCCL && sn && !strcmp(sn, "1"));
+	const int shared = o->gpus_shared && !(k == B2_TP_PULL && b2_env_on("B2_SHARED_PULL")) &&
+	                   !(k == B2_TP_NCCL && b2_env_on("B2_SHARED_NCCL"));
 	char why[256] = "";
 	*device_levels = 0;
 	B2_TRY(link_init(expand, col, B2_DIR_EXPAND, be, bk, b));
@@ -192,9 +191,8 @@ int b2_links_open(b2_link *expand, b2_link *fold, MPI_Comm col, MPI_Comm row,
 	 * message levels; device levels on a 1x2 grid with B2_CARRY_EVERY=1
 	 * (the predecessors then need no exchange, backend pred_local; an
 	 * experiment for NCCL, not yet timed on two GPUs) */
-	const char *ce = getenv("B2_CARRY_EVERY");
 	int can = fold->n == 2 && o->bottom_up && o->bitmaps && fold->ops->carry;
-	int every = can && (!*device_levels || (expand->n == 1 && ce && !strcmp(ce, "1")));
+	int every = can && (!*device_levels || (expand->n == 1 && b2_env_on("B2_CARRY_EVERY")));
 	can = !b2_agree(!can, MPI_COMM_WORLD);
 	every = !b2_agree(!every, MPI_COMM_WORLD);
 	fold->carry = !can ? B2_CARRY_NONE : every ? B2_CARRY_EVERY : B2_CARRY_BOTTOM_UP;

@@ -54,7 +54,16 @@
 #define B2_TRAVERSE_TRANSPORT_H
 
 #include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
 #include "backend.h"
+
+/* An environment switch of ours or NCCL's is on: NAME=1. */
+static inline int b2_env_on(const char *name)
+{
+	const char *v = getenv(name);
+	return v && !strcmp(v, "1");
+}
 
 /* --transport */
 enum { B2_TP_AUTO, B2_TP_PULL, B2_TP_IPC, B2_TP_NCCL, B2_TP_MPI };
