@@ -85,6 +85,19 @@ typedef struct b2_level_stats {
 
 enum { B2_TOP_DOWN = 0, B2_BOTTOM_UP = 1 };
 
+/* b2_step.carrying: what this level's fold carries of the visited state
+ * (plan.h decides): nothing, the sender's whole discovery set, or (device
+ * levels, a grid of one row, bottom-up) only its own block. */
+enum { B2_CARRYING_NONE = 0, B2_CARRYING_ALL = 1, B2_CARRYING_OWN = 2 };
+
+/* One level's local work as the level plan (plan.h) fixed it: the backend
+ * follows it and decides none of it again. */
+typedef struct b2_step {
+	int lvl;      /* 1 for the root's level */
+	int dir;      /* B2_TOP_DOWN or B2_BOTTOM_UP */
+	int carrying; /* B2_CARRYING_ */
+} b2_step;
+
 typedef struct b2_bkopts {
 	int bottom_up;        /* bottom-up levels may run: build the local CSR */
 	int frontier_degree;  /* the update sums the new frontier's tuple degrees
@@ -95,6 +108,7 @@ typedef struct b2_bkopts {
 	int64_t fold_cap;     /* fold lists are written up to this many entries
 	                         (b: all; b/32 under --bitmap auto; 0 under on) */
 	int device;           /* CUDA device ordinal */
+	int trace;            /* --trace: the predecessor phases' times on stderr */
 } b2_bkopts;
 
 /* Where message data lies: the transports (transport.h) say which they
@@ -145,13 +159,12 @@ typedef struct b2_backend {
 	 * the peers' blocks in place (peers() was given the row). */
 	int (*visited_bufs)(void *bk, int mem, uint32_t **send, uint32_t **recv);
 	int (*visited_in)(void *bk, const uint32_t *recv);
-	/* The local step of level lvl in direction `dir` (B2_TOP_DOWN or
-	 * B2_BOTTOM_UP) over the own frontier and the staged expand messages;
+	/* The local step of level st->lvl in direction st->dir over the own frontier and the staged expand messages;
 	 * cnt[c] = vertices discovered for grid column c (cnt[j]: the new own
 	 * frontier so far); *examined = edges looked at. With device levels
 	 * nothing is returned (cnt and *examined come with the update) and
 	 * nothing waits. */
-	int (*expand)(void *bk, int lvl, int dir, int64_t *cnt, int64_t *examined);
+	int (*expand)(void *bk, const b2_step *st, int64_t *cnt, int64_t *examined);
 	/* Outgoing fold messages for every c != j (use_bitmap[c] picks the
 	 * form), in memory `mem`; and, unless use_bitmap[j] < 0, out[j]: the
 	 * step's discoveries of the own block, which the fold carries
@@ -263,7 +276,6 @@ extern const b2_backend b2_cuda_backend;
 /* Number of visible CUDA devices (0 on error or none); name of device d. */
 int b2_cuda_device_count(void);
 int b2_cuda_device_name(int d, char *name, size_t n);
-int b2_cuda_mem_info(int d, size_t *free_b, size_t *total_b);
 #endif
 
 #ifdef __cplusplus

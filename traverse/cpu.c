@@ -458,11 +458,11 @@ static int64_t bottom_up(cpu_bk *k, int lvl)
 	return examined;
 }
 
-static int cpu_expand(void *p, int lvl, int dir, int64_t *cnt_out, int64_t *examined)
+static int cpu_expand(void *p, const b2_step *s, int64_t *cnt_out, int64_t *examined)
 {
 	cpu_bk *k = p;
-	*examined = dir == B2_BOTTOM_UP ? bottom_up(k, lvl) : top_down(k, lvl);
-	k->step_dir = dir;
+	*examined = s->dir == B2_BOTTOM_UP ? bottom_up(k, s->lvl) : top_down(k, s->lvl);
+	k->step_dir = s->dir;
 	k->nfront = k->cnt[k->g.j];
 	memcpy(cnt_out, k->cnt, (size_t)k->g.C * 8);
 	return 0;

@@ -1539,6 +1539,7 @@ struct cu_bk {
 	                        two sets, by level parity); h_lc mapped for the device */
 	int64_t own_degree;  /* lc[C] of the last step */
 	int step_dir;        /* the last step's direction */
+	int step_carrying;   /* and what its fold carries (B2_CARRYING_, the plan's) */
 	uint64_t maxdeg;     /* the largest local column degree */
 };
 
@@ -1765,7 +1766,7 @@ static int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 	}
 	k->nsm = prop.multiProcessorCount;
 	k->grid = k->nsm * (2048 / TPB);
-	k->ptrace = getenv("B2_TRACE_LEVELS") != NULL;
+	k->ptrace = o->trace;
 	{
 		/* the expansion's warps split the edges evenly: all of them must be
 		 * resident at once, or a second wave doubles the tail */
@@ -2090,8 +2091,7 @@ static cudaEvent_t *level_events(cu_bk *k)
  * carried rows and the peer's levels, for pred_level). */
 static int carrying(const cu_bk *k)
 {
-	return k->devlev && (k->carry == B2_CARRY_EVERY ||
-	                     (k->carry && k->step_dir == B2_BOTTOM_UP));
+	return k->devlev && k->step_carrying != B2_CARRYING_NONE;
 }
 
 /* Every fold carries the visited state (transport.h): message levels'
@@ -2107,7 +2107,7 @@ static int carrying_every(const cu_bk *k)
  * (transport.h, B2_CARRYING_OWN; search.c applies the same rule). */
 static int carrying_own(const cu_bk *k)
 {
-	return carrying(k) && k->g.R == 1 && k->step_dir == B2_BOTTOM_UP;
+	return k->devlev && k->step_carrying == B2_CARRYING_OWN;
 }
 
 /* The row peers read the own visited block (bottom-up levels): unless
@@ -2483,7 +2483,7 @@ static int fold_to_host(cu_bk *k, const FoldOut &f, int n)
 	return 0;
 }
 
-static int cu_expand(void *p, int lvl, int dir, int64_t *cnt_out, int64_t *examined)
+static int cu_expand(void *p, const b2_step *st, int64_t *cnt_out, int64_t *examined)
 {
 	cu_bk *k = (cu_bk *)p;
 	int error = 0, zeroed = 0;
@@ -2491,7 +2491,9 @@ static int cu_expand(void *p, int lvl, int dir, int64_t *cnt_out, int64_t *exami
 	cudaEvent_t *ev = k->devlev ? level_events(k) : NULL;
 	int64_t n = 0;
 	const uint32_t *fcol = NULL, *copy = NULL;
+	const int lvl = st->lvl, dir = st->dir;
 	k->step_dir = dir;
+	k->step_carrying = st->carrying;
 	/* the level's counters: device levels' are the update's; message
 	 * levels alternate two sets, each level's counts zeroing the next's */
 	unsigned long long *next = k->lc + (size_t)((lvl + 1) & 1) * (size_t)(C + 2);
@@ -3220,12 +3222,6 @@ int b2_cuda_device_name(int d, char *name, size_t n)
 	return 0;
 }
 
-int b2_cuda_mem_info(int d, size_t *free_b, size_t *total_b)
-{
-	if (cudaSetDevice(d) != cudaSuccess || cudaMemGetInfo(free_b, total_b) != cudaSuccess)
-		return b2_err(B2_EIO_, "cannot query CUDA device %d", d);
-	return 0;
-}
 }
 
 /* Provenance (main.c, write_run_facts): the CUDA driver and runtime

@@ -222,13 +222,19 @@ static int64_t fold_bound(const b2_search *s, int lvl, int dir, int c)
  * level's carries the visited state where the link can (transport.h).
  * Message levels: lists or bitmaps, each with the sender's discoveries of
  * its own block where the link carries the visited state (every level). */
-static void fold_exchange(b2_search *s, int lvl, int dir)
+static int level_carrying(const b2_search *s, int dir)
+{
+	int c = every_fold_carries(s) || (s->fold.carry && dir == B2_BOTTOM_UP);
+	/* a bottom-up step of device levels on one row finds only own rows */
+	if (c && s->device_levels && s->R == 1 && dir == B2_BOTTOM_UP)
+		c = B2_CARRYING_OWN;
+	return c;
+}
+
+static void fold_exchange(b2_search *s, int lvl, int dir, int carrying)
 {
 	const b2_backend *be = s->be;
-	s->fold.carrying = every_fold_carries(s) || (s->fold.carry && dir == B2_BOTTOM_UP);
-	/* a bottom-up step of device levels on one row finds only own rows */
-	if (s->fold.carrying && s->device_levels && s->R == 1 && dir == B2_BOTTOM_UP)
-		s->fold.carrying = B2_CARRYING_OWN;
+	s->fold.carrying = carrying;
 	s->lfold[2 * (lvl - 1)] = s->lfold[2 * (lvl - 1) + 1] = 0;
 	if (s->device_levels) {
 		if (s->C > 1) {
@@ -385,9 +391,10 @@ int b2_search_run(b2_search *s, int64_t root)
 			check(b2_link_visited(&s->fold));
 		t[1] = b2_now();
 		int64_t examined = 0;
-		check(be->expand(bk, lvl, dir, s->cnt, &examined));
+		const b2_step step = {lvl, dir, level_carrying(s, dir)};
+		check(be->expand(bk, &step, s->cnt, &examined));
 		t[2] = b2_now();
-		fold_exchange(s, lvl, dir);
+		fold_exchange(s, lvl, dir, step.carrying);
 		t[3] = b2_now();
 		st = (b2_level_stats){0, 0, examined};
 		check(be->update(bk, lvl, &st));

@@ -125,10 +125,6 @@ struct b2_link {
 	void *impl;             /* the implementation's state */
 };
 
-/* b2_link.carrying: the fold carries the visited state: the sender's whole
- * discovery set, or (device levels, a grid of one row, bottom-up: above)
- * only its own block. */
-enum { B2_CARRYING_ALL = 1, B2_CARRYING_OWN = 2 };
 
 extern const b2_link_ops b2_link_mpi, b2_link_ipc, b2_link_pull, b2_link_nccl;
 
