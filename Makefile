@@ -73,7 +73,7 @@ endef
 $(foreach p,$(PROGRAMS),$(eval $(call PROGRAM_RULE,$(p))))
 
 .PHONY: all deps test demo clean install san check-deps
-all: $(addprefix $(BINDIR)/,$(PROGRAMS))
+all: $(addprefix $(BINDIR)/,$(PROGRAMS)) $(TESTPROGS)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)

@@ -3,8 +3,8 @@ serial BFS, on the grids the visible GPUs allow (1x1, 1x2, 2x1, 2x2, 1x3,
 3x1) and on 2x3 with GPUs shared (the warning checked; 1x2 and 2x1 too
 where there is one GPU): levels of every kept
 search equal, trees valid; pull's device levels also on 1x2, 2x1 and 2x2
-sharing one GPU (B2_SHARED_PULL=1), NCCL's on 1x2 and 2x1 sharing one GPU
-(B2_SHARED_NCCL=1: NCCL's socket transport); bitmap on/off/auto (on and off also on 1x2 and
+sharing one GPU (--test-shared-gpus), NCCL's on 1x2 and 2x1 sharing one GPU
+(--test-shared-gpus: NCCL's socket transport); bitmap on/off/auto (on and off also on 1x2 and
 2x1 sharing one GPU, the host-staged MPI path), k = 1, 2, 4, 8 edges per
 thread, every --direction (auto, top-down, bottom-up) and every --transport
 (auto, pull, ipc, nccl, mpi, and NCCL forced onto its socket transport)
@@ -108,8 +108,8 @@ def check_device_phases(tag, f, R, C, opt, shared_pull=False):
 
 # pull mode (device levels) with the ranks sharing one GPU: testing only;
 # so is NCCL with them (over its socket transport, each rank its own host id)
-SHARED_PULL = {"B2_SHARED_PULL": "1"}
-SHARED_NCCL = {"B2_SHARED_NCCL": "1"}
+SHARED_PULL = ("pull", "--test-shared-gpus")
+SHARED_NCCL = ("nccl", "--test-shared-gpus")
 
 def run(g, R, C, backend, *extra, nroots=8, env=None):
     part = os.path.join(TMP, "%s.%dx%d.h5" % (g.name, R, C))
@@ -118,13 +118,15 @@ def run(g, R, C, backend, *extra, nroots=8, env=None):
     if env is SOCKETS:
         sfx, note = "-sockets", " (NCCL on sockets)"
     elif env is SHARED_PULL:
-        sfx, note = "-sharedpull", " (B2_SHARED_PULL=1)"
+        sfx, note = "-sharedpull", " (--test-shared-gpus)"
     elif env is SHARED_NCCL:
-        sfx, note = "-sharednccl", " (B2_SHARED_NCCL=1)"
+        sfx, note = "-sharednccl", " (--test-shared-gpus)"
     else:
         sfx, note = "", ""
     out = os.path.join(TMP, "b-%s-%dx%d-%s-%s%s.h5" % (g.name, R, C, backend, "_".join(map(str, extra)), sfx))
-    p = bfs(R * C, part, "--backend", backend, "-n", nroots, *extra, "-o", out, env=env)
+    testing = ("--test-shared-gpus",) if env in (SHARED_PULL, SHARED_NCCL) else ()
+    p = bfs(R * C, part, "--backend", backend, "-n", nroots, *extra, *testing, "-o", out,
+            env=None if testing else env)
     tag = "%s %dx%d %s %s%s" % (g.name, R, C, backend, " ".join(map(str, extra)), note)
     if not rep.check(tag + " runs", p.returncode == 0, "exit %d: %s" % (p.returncode, p.stderr[-600:])):
         return {}
@@ -183,10 +185,10 @@ for g in graphs[:1] if QUICK else graphs:
                      run(g, R, C, "cuda", "--ipc", "push"), cp)
             else:  # GPUs shared: no device levels, no NCCL (but for testing)
                 for d in ("auto", "top-down", "bottom-up"):
-                    same("%s %dx%d cuda --transport pull --direction %s, GPUs shared (B2_SHARED_PULL=1) == cpu" % (g.name, R, C, d),
+                    same("%s %dx%d cuda --transport pull --direction %s, GPUs shared (--test-shared-gpus) == cpu" % (g.name, R, C, d),
                          run(g, R, C, "cuda", "--transport", "pull", "--direction", d, env=SHARED_PULL), cp)
                     if R * C == 2:
-                        same("%s %dx%d cuda --transport nccl --direction %s, GPUs shared (B2_SHARED_NCCL=1) == cpu" % (g.name, R, C, d),
+                        same("%s %dx%d cuda --transport nccl --direction %s, GPUs shared (--test-shared-gpus) == cpu" % (g.name, R, C, d),
                              run(g, R, C, "cuda", "--transport", "nccl", "--direction", d, env=SHARED_NCCL), cp)
                 for tp in ("pull", "nccl"):
                     p = bfs(R * C, os.path.join(TMP, "%s.%dx%d.h5" % (g.name, R, C)), "--backend", "cuda",
@@ -207,7 +209,7 @@ for g in graphs[:1] if QUICK else graphs:
     if ngpu == 1 and not QUICK and g is graphs[0]:
         cp = run(g, 2, 2, "cpu")
         for d in ("auto", "bottom-up"):
-            same("%s 2x2 cuda --transport pull --direction %s, GPUs shared (B2_SHARED_PULL=1) == cpu" % (g.name, d),
+            same("%s 2x2 cuda --transport pull --direction %s, GPUs shared (--test-shared-gpus) == cpu" % (g.name, d),
                  run(g, 2, 2, "cuda", "--transport", "pull", "--direction", d, env=SHARED_PULL), cp)
     for k in () if QUICK else (1, 2, 8):
         same("%s 1x1 cuda k=%d == k=4" % (g.name, k), run(g, 1, 1, "cuda", "--edges-per-thread", k), run(g, 1, 1, "cuda"))

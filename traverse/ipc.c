@@ -83,14 +83,14 @@ static void *at_peer(const ipc_link *m, int q, int s, const void *p)
 	return (char *)m->peer[q].share[s] + ((const char *)p - (const char *)m->own.share[s]);
 }
 
-static int ipc_round(b2_link *l, const b2_msg *out, const int64_t *known)
+static int ipc_round(b2_link *l, const b2_msg *out, const b2_msg *expect)
 {
 	int error = 0;
 	ipc_link *m = l->impl;
 	const int64_t bw = b2_bmp_words(l->b), slotw = m->own.slotw;
 	cudaStream_t st = (cudaStream_t)m->own.stream;
 	cudaError_t e = cudaSuccess;
-	if (known) /* pull: the backend reads the bitmaps in place */
+	if (expect) /* pull: the backend reads the bitmaps in place */
 		return 0;
 	for (int q = 0; q < l->n && e == cudaSuccess; q++) {
 		int64_t words = out[q].bitmap ? bw : out[q].count;
@@ -110,13 +110,17 @@ done:
 	return error;
 }
 
-const b2_link_ops b2_link_ipc = {
-	.name = "cuda-ipc", .mem = B2_MEM_DEVICE, .device_levels = 0, .in_place = 1,
-	.open = ipc_open, .round = ipc_round, .close = ipc_close,
-};
 const b2_link_ops b2_link_pull = {
-	.name = "cuda-ipc-pull", .mem = B2_MEM_DEVICE, .device_levels = 1, .in_place = 1, .carry = 1,
-	.open = ipc_open, .round = ipc_round, .close = ipc_close,
+	.name = "cuda-ipc-pull", .mem = B2_MEM_DEVICE, .needs_device = 1, .one_node = 1,
+	.gpu_per_rank = 1, .device_levels = 1, .in_place = 1, .carry = 1,
+	.open = ipc_open, .round = ipc_round, .visited = b2_link_visited_in_place,
+	.preds = b2_link_preds_in_place, .close = ipc_close,
+};
+const b2_link_ops b2_link_ipc = {
+	.name = "cuda-ipc", .mem = B2_MEM_DEVICE, .needs_device = 1, .one_node = 1,
+	.in_place = 1, .with_device_levels = &b2_link_pull,
+	.open = ipc_open, .round = ipc_round, .visited = b2_link_visited_in_place,
+	.preds = b2_link_preds_in_place, .close = ipc_close,
 };
 #else
 typedef int b2_ipc_not_built; /* ISO C: a translation unit is not empty */

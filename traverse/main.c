@@ -11,6 +11,7 @@
  * Reads the rank's own CSC block and the degrees of its own vertices from
  * the partition file, draws the roots (FORMATS.md "BFS file"), runs warm-up
  * searches, then the timed searches, and writes the BFS file. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +56,11 @@ static const char help[] =
 	"                           the unexplored edges (default 10 on GPUs, 15 on CPUs)\n"
 	"      --beta B             go back top-down when the frontier shrinks below N/B\n"
 	"                           vertices (default 18)\n"
+	"      --trace              per-level phase times of every search on stderr (rank 0)\n"
+	"      --test-shared-gpus   for testing: --transport pull or nccl although ranks\n"
+	"                           share a GPU (a one-GPU host then checks two-rank device\n"
+	"                           levels; NCCL joins the ranks by its socket transport,\n"
+	"                           each rank a host of its own). Slow: never for timing\n"
 	"      --roots R            any (default): roots anywhere; largest-component: only\n"
 	"                           in the largest connected component (found first by\n"
 	"                           untimed searches), so that no search measures a tiny\n"
@@ -81,6 +87,7 @@ typedef struct opts {
 	double alpha, beta;
 	const char *bitmap_s, *direction_s;
 	int roots_lc; /* --roots largest-component */
+	int trace, test_shared; /* --trace, --test-shared-gpus */
 } opts;
 
 static int parse(opts *o, int argc, char **argv)
@@ -95,11 +102,13 @@ static int parse(opts *o, int argc, char **argv)
 		{"transport", required_argument, 0, 12},
 		{"direction", required_argument, 0, 8}, {"alpha", required_argument, 0, 9},
 		{"beta", required_argument, 0, 10}, {"roots", required_argument, 0, 11},
+		{"trace", no_argument, 0, 13}, {"test-shared-gpus", no_argument, 0, 14},
 		B2_STD_LONGOPTS, {0, 0, 0, 0}};
 	o->nroots = 64; o->seed = 1; o->backend = "auto"; o->bitmap = B2_BITMAP_AUTO;
 	o->bitmap_s = "auto"; o->ept = 4; o->keep = -1; o->warmup = 1; o->transport = B2_TP_AUTO;
 	o->direction = B2_DIRECTION_AUTO; o->direction_s = "auto"; o->alpha = 0; o->beta = 18; /* alpha 0: the backend's */
 	o->roots_lc = 0;
+	o->trace = o->test_shared = 0;
 	while ((c = getopt_long(argc, argv, "n:" B2_STD_SHORTOPTS, lo, NULL)) != -1) {
 		switch (c) {
 		case 'n': B2_TRY(b2_parse_i64(&o->nroots, optarg, "--nroots", 1, 4096)); break;
@@ -148,6 +157,8 @@ static int parse(opts *o, int argc, char **argv)
 			B2_TRY(b2_parse_choice(&o->roots_lc, optarg, "--roots",
 			                       (const char *[]){"any", "largest-component", NULL}, NULL));
 			break;
+		case 13: o->trace = 1; break;
+		case 14: o->test_shared = 1; break;
 		default:
 			B2_TRY(b2_std_option(&std, c, optarg, help));
 		}
@@ -837,22 +848,23 @@ int main(int argc, char **argv)
 	 * 15 (gapbs's value) on the CPU backend (docs/PERFORMANCE.md) */
 	if (o.alpha == 0)
 		o.alpha = be == &b2_cpu_backend ? 15 : 10;
-	b2_bkopts bo = {
-		.bottom_up = o.direction != B2_DIRECTION_TOP_DOWN,
-		.frontier_degree = o.direction == B2_DIRECTION_AUTO,
-		.edges_per_thread = (int)o.ept,
-		/* the own frontier's bitmap: the expand messages, and what a row
-		 * of two carries with the fold (transport.h) */
-		.pack_front = (g.R > 1 || (g.C == 2 && o.direction != B2_DIRECTION_TOP_DOWN)) &&
-		              o.bitmap != B2_BITMAP_OFF,
-		.pack_fold = g.C > 1 && o.bitmap != B2_BITMAP_OFF,
-		.fold_cap = o.bitmap == B2_BITMAP_ON ? 0 : o.bitmap == B2_BITMAP_AUTO ? g.b / 32 : g.b,
-		.device = device,
-	};
+	b2_bkopts bo = {.edges_per_thread = (int)o.ept, .device = device, .trace = o.trace};
+	b2_plan_backend(&(b2_plan_grid){.R = g.R, .C = g.C, .i = g.i, .j = g.j, .N = g.N, .b = g.b,
+	                                .bitmap_mode = o.bitmap, .direction = o.direction},
+	                &bo);
+	/* --test-shared-gpus with NCCL: each rank a host of its own to NCCL
+	 * (its documented variable, read when the communicators are made) */
+	if (o.test_shared && shared && o.transport == B2_TP_NCCL && !getenv("NCCL_HOSTID")) {
+		char host[32];
+		snprintf(host, sizeof host, "bfs2d-rank-%d", b2_rank);
+		if (setenv("NCCL_HOSTID", host, 1) != 0)
+			B2_FAIL(B2_EIO, "cannot set NCCL_HOSTID: %s", strerror(errno));
+	}
 	error = be->create(&bk, &g, &bo);
 	B2_TRY(b2_agree(error, MPI_COMM_WORLD));
 	b2_search_opts so = {.bitmap_mode = o.bitmap, .transport = o.transport, .gpus_shared = shared,
-	                     .direction = o.direction, .alpha = o.alpha, .beta = o.beta};
+	                     .test_shared = o.test_shared, .direction = o.direction,
+	                     .alpha = o.alpha, .beta = o.beta, .trace = o.trace};
 	B2_TRY(b2_search_init(&s, be, bk, &g, &so));
 	have_search = 1;
 	/* the CUDA backend keeps its own copy of the graph */

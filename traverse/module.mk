@@ -3,5 +3,11 @@
 # transport when nccl.h is found as well).
 PROGRAMS += bfs-gpu
 bfs-gpu_SRCS   := traverse/main.c traverse/search.c traverse/transport.c traverse/mpi.c \
-                  traverse/ipc.c traverse/nccl.c traverse/cpu.c
+                  traverse/ipc.c traverse/nccl.c traverse/cpu.c traverse/plan.c
 bfs-gpu_CUSRCS := traverse/cuda.cu
+
+# The level plan's unit tests (tests/test_plan.sh): plan.c alone, no MPI.
+TESTPROGS += $(BUILD)/tests/plan-test
+$(BUILD)/tests/plan-test: tests/plan_test.c traverse/plan.c traverse/plan.h traverse/backend.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Itraverse $(LDFLAGS) -o $@ tests/plan_test.c traverse/plan.c

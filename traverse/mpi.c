@@ -83,11 +83,6 @@ static int mpi_open(b2_link *l, int *ok)
 	B2_TRY(b2_calloc(&m->creq, 2 * (size_t)l->n, sizeof *m->creq, "MPI requests"));
 	for (int p = 0; p < 2 * l->n; p++)
 		m->creq[p] = MPI_REQUEST_NULL;
-	if (l->dir == B2_DIR_FOLD && l->n == 2) { /* a row that may carry (transport.h) */
-		B2_TRY(b2_mpi_ok(MPI_Comm_dup(l->comm, &m->carry), "MPI_Comm_dup"));
-		B2_TRY(l->be->host_alloc(&m->cbuf, (size_t)l->n * (size_t)(b2_bmp_words(l->b) + 1) * 4,
-		                         "receive buffers"));
-	}
 	for (int s = 0; s < 2; s++)
 		B2_TRY(l->be->host_alloc(&m->buf[s], (size_t)l->n * (size_t)l->words * 4,
 		                         "receive buffers"));
@@ -118,13 +113,28 @@ static int part_in(b2_msg *in, uint32_t *data, int64_t words, int bitmap, int64_
 	return 0;
 }
 
-static int mpi_round(b2_link *l, const b2_msg *out, const int64_t *known)
+/* What carrying the visited state needs, made at the first fold that
+ * carries (every rank of the row there alike: the plan's). */
+static int carry_open(b2_link *l)
+{
+	int error = 0;
+	mpi_link *m = l->impl;
+	B2_TRY(b2_mpi_ok(MPI_Comm_dup(l->comm, &m->carry), "MPI_Comm_dup"));
+	B2_TRY(l->be->host_alloc(&m->cbuf, (size_t)l->n * (size_t)(b2_bmp_words(l->b) + 1) * 4,
+	                         "receive buffers"));
+done:
+	return error;
+}
+
+static int mpi_round(b2_link *l, const b2_msg *out, const b2_msg *expect)
 {
 	int error = 0;
 	mpi_link *m = l->impl;
 	int64_t bw = b2_bmp_words(l->b);
-	if (known)
+	if (expect)
 		return b2_err(B2_EFAIL, "internal: the MPI transport has no device levels");
+	if (l->carrying && !m->cbuf)
+		B2_TRY(carry_open(l));
 	const int64_t cw = bw + 1;
 	MPI_Request *csend = m->creq + l->n;
 	for (int p = 0; p < l->n && l->carrying; p++) {
@@ -182,6 +192,7 @@ static int mpi_allgather(b2_link *l, const uint32_t *send, uint32_t *recv, int64
 }
 
 const b2_link_ops b2_link_mpi = {
-	.name = "mpi", .mem = B2_MEM_HOST, .device_levels = 0, .carry = 1,
-	.open = mpi_open, .round = mpi_round, .allgather = mpi_allgather, .close = mpi_close,
+	.name = "mpi", .mem = B2_MEM_HOST, .carry = 1,
+	.open = mpi_open, .round = mpi_round, .allgather = mpi_allgather,
+	.visited = b2_link_visited_gather, .preds = b2_link_preds_exchange, .close = mpi_close,
 };

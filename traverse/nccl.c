@@ -77,6 +77,13 @@ int b2_nccl_version(void)
 	return N.ok ? N.version : 0;
 }
 
+/* One of NCCL's own switches is on: NAME=1. */
+static int nccl_env_on(const char *name)
+{
+	const char *v = getenv(name);
+	return v && !strcmp(v, "1");
+}
+
 static int nccl_ok(ncclResult_t r, const char *what)
 {
 	if (r == ncclSuccess)
@@ -106,23 +113,16 @@ static int nccl_open(b2_link *l, int *ok)
 	nccl_link *m = NULL;
 	ncclUniqueId id;
 	*ok = 0;
-	const int shared = b2_env_on("B2_SHARED_NCCL");
-	if (shared && !getenv("NCCL_HOSTID")) { /* before NCCL reads it */
-		char host[32];
-		snprintf(host, sizeof host, "bfs2d-rank-%d", b2_rank);
-		if (setenv("NCCL_HOSTID", host, 1) != 0)
-			B2_FAIL(B2_EFAIL, "cannot set NCCL_HOSTID");
-	}
 	{
 		/* over NCCL's network, bytes cost: device levels' messages of a
-		 * known size or bound go as lists where smaller (b2_link_list). So
-		 * it is where the ranks are on different nodes, where NCCL has
-		 * nothing else (P2P and SHM disabled), and with B2_SHARED_NCCL's
-		 * host identities */
+		 * known size or bound go as lists where smaller (plan.h). So it is
+		 * where the ranks are on different nodes, where NCCL has nothing
+		 * else (its P2P and SHM disabled), and under --test-shared-gpus
+		 * (each rank a host of its own to NCCL) */
 		int local = 0;
 		B2_TRY(b2_link_one_node(l->comm, l->n, &local));
-		const int net = !local || shared ||
-		                (b2_env_on("NCCL_P2P_DISABLE") && b2_env_on("NCCL_SHM_DISABLE"));
+		const int net = !local || l->test_shared ||
+		                (nccl_env_on("NCCL_P2P_DISABLE") && nccl_env_on("NCCL_SHM_DISABLE"));
 		l->lists = !b2_agree(!net, l->comm);
 	}
 	load();
@@ -150,7 +150,7 @@ done:
 	return error;
 }
 
-static int nccl_round(b2_link *l, const b2_msg *out, const int64_t *known)
+static int nccl_round(b2_link *l, const b2_msg *out, const b2_msg *expect)
 {
 	int error = 0, group = 0;
 	nccl_link *m = l->impl;
@@ -158,7 +158,7 @@ static int nccl_round(b2_link *l, const b2_msg *out, const int64_t *known)
 	const int own = l->carrying == B2_CARRYING_OWN;
 	const int64_t dw = own ? bw + 1 : l->carrying ? 2 * (bw + 1) : bw; /* device levels */
 	cudaStream_t st = (cudaStream_t)m->own.stream;
-	if (!known)
+	if (!expect)
 		B2_TRY(b2_link_headers(l, out, m->own.slot[l->dir], slotw));
 	B2_TRY(nccl_ok(N.ncclGroupStart(), "ncclGroupStart"));
 	group = 1;
@@ -167,11 +167,11 @@ static int nccl_round(b2_link *l, const b2_msg *out, const int64_t *known)
 			continue;
 		int64_t sw, rw;
 		uint32_t *slot = m->own.slot[l->dir] + (size_t)p * (size_t)slotw;
-		if (known && own) /* where p's block lies in the whole set */
+		if (expect && own) /* where p's block lies in the whole set */
 			slot += (size_t)p * (size_t)(bw + 1);
-		if (known) { /* a bitmap, or a list of the known size (b2_link_list) */
+		if (expect) { /* a bitmap, or a list of the size the plan gave */
 			sw = out[p].count ? (out[p].bitmap ? dw : out[p].count) : 0;
-			rw = known[p] ? (b2_link_list(l, known[p]) ? known[p] : dw) : 0;
+			rw = expect[p].count ? (expect[p].bitmap ? dw : expect[p].count) : 0;
 		} else { /* a bitmap's count travelled in its header */
 			sw = out[p].bitmap ? (out[p].count ? bw : 0) : out[p].count;
 			rw = l->in[p].bitmap ? (l->in[p].count ? bw : 0) : l->in[p].count;
@@ -199,8 +199,10 @@ static int nccl_allgather(b2_link *l, const uint32_t *send, uint32_t *recv, int6
 }
 
 const b2_link_ops b2_link_nccl = {
-	.name = "nccl", .mem = B2_MEM_DEVICE, .device_levels = 1, .in_place = 0, .carry = 1,
-	.open = nccl_open, .round = nccl_round, .allgather = nccl_allgather, .close = nccl_close,
+	.name = "nccl", .mem = B2_MEM_DEVICE, .needs_device = 1, .gpu_per_rank = 1,
+	.device_levels = 1, .carry = 1, .available = b2_nccl_available,
+	.open = nccl_open, .round = nccl_round, .allgather = nccl_allgather,
+	.visited = b2_link_visited_gather, .preds = b2_link_preds_exchange, .close = nccl_close,
 };
 #else
 typedef int b2_nccl_not_built; /* ISO C: a translation unit is not empty */

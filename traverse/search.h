@@ -6,12 +6,8 @@
 #define B2_TRAVERSE_SEARCH_H
 
 #include "backend.h"
+#include "plan.h"
 #include "transport.h"
-
-enum { B2_BITMAP_OFF = 0, B2_BITMAP_ON = 1, B2_BITMAP_AUTO = 2 };
-/* --direction: every level top-down, every level bottom-up (a testing
- * mode), or Beamer's rule per level */
-enum { B2_DIRECTION_TOP_DOWN = 0, B2_DIRECTION_BOTTOM_UP = 1, B2_DIRECTION_AUTO = 2 };
 
 /* Phase slots of a search's time (FORMATS.md, /phase_time). */
 enum {
@@ -28,28 +24,20 @@ extern const char *const b2_phase_names[B2_NPHASES];
 typedef struct b2_search {
 	const b2_backend *be;
 	void *bk;
-	int R, C, i, j;
-	int64_t N, b;
-	int bitmap_mode;
+	b2_plan_grid grid;    /* the grid and the options the plan reads */
+	b2_run_plan run;      /* what the plan fixed for the run */
+	b2_plan_state state;  /* the direction rule's memory */
+	b2_level_plan plan;   /* the level being run */
 	MPI_Comm row, col; /* rank in row = j, rank in col = i */
 	b2_link expand, fold; /* the exchanges: grid column, grid row */
 	b2_msg *out;       /* [max(R,C)] */
 	int *use_bitmap;   /* [C] */
 	int64_t *cnt;      /* [C] */
-	/* direction optimization: mode, Beamer's alpha and beta, the sum of
-	 * all tuple degrees (the edges to check before the first level) */
-	int direction;
-	double alpha, beta;
-	int64_t total_degree;
-	int dir, fresh;           /* the last level's direction; just left bottom-up */
-	int64_t to_check, prev_front;
-	/* device levels (backend.h): the column peers' frontier sizes, and
-	 * the sizes of fold messages (unknown: -1) */
-	int device_levels;
-	int64_t *stats, *ncol, *nrow; /* [3*R*C] allgathered level stats, [R], [C] */
-	const int64_t *tdeg;      /* [b] the owned vertices' tuple degrees (the graph's) */
-	int64_t root_degree;      /* device levels: the search's root's, and its */
-	int root_col;             /* grid column (the first fold's bound) */
+	int64_t *stats;    /* [3*R*C] device levels: every rank's level counts */
+	b2_msg *in;        /* [max(R,C)] device levels: what comes from each peer, as
+	                      the plan fixed it (the backend stages it, the
+	                      transport receives it) */
+	const int64_t *tdeg; /* [b] the owned vertices' tuple degrees (the graph's) */
 	/* per-search results */
 	double time, phase[B2_NPHASES];
 	double expansion_by_dir[2]; /* the expansion phase split: top-down, bottom-up steps */
@@ -67,16 +55,19 @@ typedef struct b2_search {
 	double *lfold;     /* [2 per level] message levels' fold exchange: the backend's
 	                      messages (device to host), then the transport's round */
 	int64_t bitmap_msgs, list_msgs;
-	int trace;         /* B2_TRACE_LEVELS set: per-level times on stderr */
+	int trace;         /* --trace: per-level times on stderr */
 } b2_search;
+/* --trace prints at most this many levels a search */
 enum { B2_TRACE_LEVELS = 64 };
 
 typedef struct b2_search_opts {
 	int bitmap_mode;
 	int transport;   /* --transport: B2_TP_ (transport.h) */
 	int gpus_shared; /* ranks share GPUs: no device levels, no NCCL */
+	int test_shared; /* --test-shared-gpus: pull and nccl all the same */
 	int direction;
 	double alpha, beta;
+	int trace;       /* --trace */
 } b2_search_opts;
 
 /* Collective. Sets up communicators and exchanges (b2_links_open); bk

@@ -6,14 +6,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include "b2.h"
+#include "plan.h"
 #include "transport.h"
 
 #ifndef B2_HAVE_CUDA
 /* Built without CUDA: no device transports. */
-const b2_link_ops b2_link_ipc = {.name = "cuda-ipc"}, b2_link_pull = {.name = "cuda-ipc-pull"};
+const b2_link_ops b2_link_ipc = {.name = "cuda-ipc", .needs_device = 1},
+                  b2_link_pull = {.name = "cuda-ipc-pull", .needs_device = 1};
 #endif
 #ifndef B2_HAVE_NCCL
-const b2_link_ops b2_link_nccl = {.name = "nccl"};
+int b2_nccl_available(char *why, size_t n);
+const b2_link_ops b2_link_nccl = {.name = "nccl", .needs_device = 1, .gpu_per_rank = 1,
+                                  .available = b2_nccl_available};
 int b2_nccl_available(char *why, size_t n)
 {
 	snprintf(why, n, "bfs-gpu was built without NCCL (nccl.h not found; see NCCL_HOME in README)");
@@ -22,13 +26,7 @@ int b2_nccl_available(char *why, size_t n)
 int b2_nccl_version(void) { return 0; }
 #endif
 
-static const char *const kind_names[] = {"auto", "pull", "ipc", "nccl", "mpi"};
 static const char *const dir_names[] = {"expand", "fold"};
-
-const char *b2_link_name(const b2_link *l)
-{
-	return l->ops ? l->ops->name : "none";
-}
 
 static int link_init(b2_link *l, MPI_Comm comm, int dir, const b2_backend *be, void *bk,
                      int64_t b)
@@ -77,6 +75,29 @@ done:
 	return error;
 }
 
+/* The transports, one entry each for --transport's names; auto tries
+ * those marked, in this order, for each exchange. */
+static const struct {
+	int kind;
+	const char *option;
+	const b2_link_ops *ops;
+	int in_auto;
+} transports[] = {
+	{B2_TP_PULL, "pull", &b2_link_ipc, 0},
+	{B2_TP_IPC, "ipc", &b2_link_ipc, 1},
+	{B2_TP_NCCL, "nccl", &b2_link_nccl, 1},
+	{B2_TP_MPI, "mpi", &b2_link_mpi, 1},
+};
+enum { NTRANSPORTS = sizeof transports / sizeof transports[0] };
+
+static const char *kind_name(int k)
+{
+	for (int t = 0; t < NTRANSPORTS; t++)
+		if (transports[t].kind == k)
+			return transports[t].option;
+	return "auto";
+}
+
 static int try_open(b2_link *l, const b2_link_ops *ops, int *ok)
 {
 	int error;
@@ -91,113 +112,126 @@ static int try_open(b2_link *l, const b2_link_ops *ops, int *ok)
 }
 
 /* One link as --transport says; *bad (this rank) when a named transport
- * cannot serve it, with the reason printed. */
-static int pick(b2_link *l, const b2_transport_opts *o, int device, int nccl_ok, int *bad)
+ * cannot serve it, with the reason printed. usable[t]: entry t may be
+ * tried at all (agreed by every rank). */
+static int pick(b2_link *l, const b2_transport_opts *o, const int *usable, int *bad)
 {
-	int error = 0, ok = 0, local = 0;
-	const int k = o->kind;
+	int error = 0, ok = 0;
 	if (l->n == 1)
 		return 0;
-	if (device && (k == B2_TP_AUTO || k == B2_TP_PULL || k == B2_TP_IPC)) {
-		B2_TRY(b2_link_one_node(l->comm, l->n, &local));
+	for (int t = 0; t < NTRANSPORTS && !ok; t++) {
+		const b2_link_ops *ops = transports[t].ops;
+		int local = 1;
+		if (o->kind == B2_TP_AUTO ? !transports[t].in_auto : transports[t].kind != o->kind)
+			continue;
+		if (!usable[t])
+			continue;
+		if (ops->one_node)
+			B2_TRY(b2_link_one_node(l->comm, l->n, &local));
 		if (local)
-			B2_TRY(try_open(l, &b2_link_ipc, &ok));
-		if (!ok && k != B2_TP_AUTO) {
-			b2_warn("--transport %s: the %s exchange's %d ranks %s", kind_names[k],
+			B2_TRY(try_open(l, ops, &ok));
+		if (!ok && o->kind != B2_TP_AUTO) {
+			b2_warn("--transport %s: the %s exchange's %d ranks %s", transports[t].option,
 			        dir_names[l->dir], l->n,
-			        local ? "cannot map each other's GPU memory (CUDA IPC)"
-			              : "are not all on one node");
+			        !local ? "are not all on one node"
+			        : ops->one_node ? "cannot map each other's GPU memory (CUDA IPC)"
+			                        : "could not set it up");
 			*bad = 1;
 			return 0;
 		}
 	}
-	if (!ok && nccl_ok && (k == B2_TP_AUTO || k == B2_TP_NCCL))
-		B2_TRY(try_open(l, &b2_link_nccl, &ok));
-	if (!ok && k == B2_TP_NCCL) {
-		b2_warn("--transport nccl: NCCL could not set up the %s exchange", dir_names[l->dir]);
-		*bad = 1;
-		return 0;
-	}
-	if (!ok)
-		B2_TRY(try_open(l, &b2_link_mpi, &ok));
 	if (!ok)
 		B2_FAIL(B2_EFAIL, "cannot set up the %s exchange", dir_names[l->dir]);
 done:
 	return error;
 }
 
+/* Which entries may be tried: a device backend's memory, a GPU per rank,
+ * a library that loads on every rank. */
+static int usable_transports(int *usable, const b2_transport_opts *o, int device, int shared)
+{
+	int error = 0;
+	for (int t = 0; t < NTRANSPORTS; t++) {
+		const b2_link_ops *ops = transports[t].ops;
+		const int named = transports[t].kind == o->kind;
+		char why[256] = "";
+		usable[t] = 0;
+		if (o->kind != B2_TP_AUTO && !named)
+			continue;
+		if (ops->needs_device && !device) {
+			if (named)
+				B2_FAIL0(B2_EUSAGE, "--transport %s needs the CUDA backend (the CPU backend's "
+				         "messages are in host memory: they go by MPI)", transports[t].option);
+			continue;
+		}
+		if ((ops->gpu_per_rank || transports[t].kind == B2_TP_PULL) && shared) {
+			if (named)
+				B2_FAIL0(B2_EUSAGE, "--transport %s needs a GPU per rank (ranks share GPUs here; "
+				         "--test-shared-gpus runs it all the same, for testing)",
+				         transports[t].option);
+			continue;
+		}
+		if (ops->available) {
+			int ok = ops->available(why, sizeof why), all = 0;
+			B2_TRY(b2_mpi_ok(MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD),
+			                 "MPI_Allreduce"));
+			if (!all && named)
+				B2_FAIL0(B2_EUSAGE, "--transport %s: %s", transports[t].option,
+				         ok ? "it is missing on some node" : why);
+			if (!all)
+				continue;
+		}
+		usable[t] = 1;
+	}
+done:
+	return error;
+}
+
 int b2_links_open(b2_link *expand, b2_link *fold, MPI_Comm col, MPI_Comm row,
                   const b2_backend *be, void *bk, int64_t b, const b2_transport_opts *o,
-                  int *device_levels)
+                  b2_plan_caps *caps)
 {
-	int error = 0, bad = 0, nccl_ok = 0;
+	int error = 0, bad = 0, usable[NTRANSPORTS];
 	const int k = o->kind, device = be->regions != NULL;
-	/* B2_SHARED_PULL=1, for testing: --transport pull although ranks share
-	 * a GPU. A device wait then ends only when the GPU time-slices to the
-	 * peer's context (slow), but a one-GPU host can check the device
-	 * levels of 1x2 and 2x1. B2_SHARED_NCCL=1 does the same for --transport
-	 * nccl, over NCCL's network transport (nccl.c). */
-	const int shared = o->gpus_shared && !(k == B2_TP_PULL && b2_env_on("B2_SHARED_PULL")) &&
-	                   !(k == B2_TP_NCCL && b2_env_on("B2_SHARED_NCCL"));
-	char why[256] = "";
-	*device_levels = 0;
+	/* --test-shared-gpus: the named pull or nccl although ranks share a
+	 * GPU. A device wait then ends only when the GPU time-slices to the
+	 * peer's context (slow), but a one-GPU host checks their levels */
+	const int shared = o->gpus_shared && !(o->test_shared && (k == B2_TP_PULL || k == B2_TP_NCCL));
+	b2_link *both[2] = {expand, fold};
+	memset(caps, 0, sizeof *caps);
 	B2_TRY(link_init(expand, col, B2_DIR_EXPAND, be, bk, b));
 	B2_TRY(link_init(fold, row, B2_DIR_FOLD, be, bk, b));
-	if (!device && k != B2_TP_AUTO && k != B2_TP_MPI)
-		B2_FAIL0(B2_EUSAGE, "--transport %s needs the CUDA backend (the CPU backend's messages "
-		         "are in host memory: they go by MPI)", kind_names[k]);
+	expand->test_shared = fold->test_shared = o->test_shared && o->gpus_shared;
 	if (k == B2_TP_PULL && !o->bitmaps)
 		B2_FAIL0(B2_EUSAGE, "--transport pull reads bitmaps in place: not with --bitmap off");
-	if ((k == B2_TP_PULL || k == B2_TP_NCCL) && shared)
-		B2_FAIL0(B2_EUSAGE, "--transport %s needs a GPU per rank (ranks share GPUs here)",
-		         kind_names[k]);
-	if (device && !shared && (k == B2_TP_AUTO || k == B2_TP_NCCL)) {
-		int ok = b2_nccl_available(why, sizeof why), all = 0;
-		B2_TRY(b2_mpi_ok(MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD),
-		                 "MPI_Allreduce"));
-		nccl_ok = all;
-		if (!nccl_ok && k == B2_TP_NCCL)
-			B2_FAIL0(B2_EUSAGE, "--transport nccl: %s", ok ? "NCCL is missing on some node" : why);
-	}
-	B2_TRY(pick(expand, o, device, nccl_ok, &bad));
-	B2_TRY(pick(fold, o, device, nccl_ok, &bad));
+	B2_TRY(usable_transports(usable, o, device, shared));
+	B2_TRY(pick(expand, o, usable, &bad));
+	B2_TRY(pick(fold, o, usable, &bad));
 	if (b2_agree(bad ? B2_EUSAGE : 0, MPI_COMM_WORLD))
 		B2_FAIL0(B2_EUSAGE, "--transport %s cannot serve this run (see above); --transport auto "
-		         "picks what can", kind_names[k]);
+		         "picks what can", kind_name(k));
 	/* device levels: every exchange moves bitmaps device to device, the
 	 * GPUs are not shared, and all ranks agree (their loops must match).
 	 * One rank has no exchange: it runs device levels when pull is named. */
 	int dl = be->device_levels && o->bitmaps && !shared && k != B2_TP_IPC &&
 	         expand->n <= B2_PULL_MAX && fold->n <= B2_PULL_MAX &&
 	         (expand->n * fold->n > 1 || k == B2_TP_PULL);
-	const b2_link *both[2] = {expand, fold};
 	for (int x = 0; x < 2; x++)
-		if (both[x]->n > 1 && (!both[x]->ops || !both[x]->ops->device_levels) &&
-		    both[x]->ops != &b2_link_ipc)
+		if (both[x]->n > 1 && !both[x]->ops->device_levels && !both[x]->ops->with_device_levels)
 			dl = 0;
-	*device_levels = !b2_agree(!dl, MPI_COMM_WORLD);
-	if (k == B2_TP_PULL && !*device_levels)
+	caps->device_levels = !b2_agree(!dl, MPI_COMM_WORLD);
+	if (k == B2_TP_PULL && !caps->device_levels)
 		B2_FAIL0(B2_EUSAGE, "--transport pull: the grid's sides must have at most %d ranks",
 		         B2_PULL_MAX);
-	if (*device_levels) {
-		/* the same mapping, and the messages read in place too */
-		if (expand->ops == &b2_link_ipc)
-			expand->ops = &b2_link_pull;
-		if (fold->ops == &b2_link_ipc)
-			fold->ops = &b2_link_pull;
-	}
-	/* a row of two carries the visited state with the fold where the link
-	 * can (transport.h); bitmaps keep the carried part small. Every level:
-	 * message levels; device levels on a 1x2 grid with B2_CARRY_EVERY=1
-	 * (the predecessors then need no exchange, backend pred_local; an
-	 * experiment for NCCL, not yet timed on two GPUs) */
-	int can = fold->n == 2 && o->bottom_up && o->bitmaps && fold->ops->carry;
-	int every = can && (!*device_levels || (expand->n == 1 && b2_env_on("B2_CARRY_EVERY")));
-	can = !b2_agree(!can, MPI_COMM_WORLD);
-	every = !b2_agree(!every, MPI_COMM_WORLD);
-	fold->carry = !can ? B2_CARRY_NONE : every ? B2_CARRY_EVERY : B2_CARRY_BOTTOM_UP;
-	if (be->device_levels)
-		B2_TRY(be->device_levels(bk, *device_levels, fold->carry));
+	for (int x = 0; caps->device_levels && x < 2; x++)
+		if (both[x]->ops && both[x]->ops->with_device_levels)
+			both[x]->ops = both[x]->ops->with_device_levels;
+	const int carries = fold->n == 1 || fold->ops->carry;
+	caps->fold_carries = !b2_agree(!carries, MPI_COMM_WORLD);
+	caps->fold_in_place = fold->n > 1 && fold->ops->in_place;
+	caps->expand_lists = !b2_agree(!expand->lists, MPI_COMM_WORLD);
+	caps->fold_lists = !b2_agree(!fold->lists, MPI_COMM_WORLD);
+	caps->pred_local = be->pred_local != NULL;
 done:
 	return b2_agree(error, MPI_COMM_WORLD);
 }
@@ -224,24 +258,26 @@ void b2_links_close(b2_link *expand, b2_link *fold)
 int b2_links_describe(const b2_link *expand, const b2_link *fold, char *buf, size_t n,
                       int *nccl)
 {
-	static const b2_link_ops *const ids[] = {NULL, &b2_link_mpi, &b2_link_ipc, &b2_link_pull,
+	/* bit 0: no exchange; bit t + 1: ops t */
+	static const b2_link_ops *const ids[] = {&b2_link_mpi, &b2_link_ipc, &b2_link_pull,
 	                                         &b2_link_nccl};
 	enum { NIDS = sizeof ids / sizeof ids[0] };
 	const b2_link *both[2] = {expand, fold};
 	int mask[2] = {0, 0}, error = 0;
-	for (int x = 0; x < 2; x++)
+	for (int x = 0; x < 2; x++) {
+		mask[x] |= !both[x]->ops;
 		for (int t = 0; t < NIDS; t++)
-			if (both[x]->ops == ids[t])
-				mask[x] |= 1 << t;
+			mask[x] |= (both[x]->ops == ids[t]) << (t + 1);
+	}
 	B2_TRY(b2_mpi_ok(MPI_Allreduce(MPI_IN_PLACE, mask, 2, MPI_INT, MPI_BOR, MPI_COMM_WORLD),
 	                 "MPI_Allreduce (transports)"));
 	size_t at = 0;
 	for (int x = 0; x < 2; x++) {
 		at += (size_t)snprintf(buf + at, at < n ? n - at : 0, "%s%s ", x ? ", " : "", dir_names[x]);
-		for (int t = 0, first = 1; t < NIDS; t++)
+		for (int t = 0, first = 1; t <= NIDS; t++)
 			if (mask[x] >> t & 1) {
 				at += (size_t)snprintf(buf + at, at < n ? n - at : 0, "%s%s", first ? "" : "+",
-				                       ids[t] ? ids[t]->name : "none");
+				                       t ? ids[t - 1]->name : "none");
 				first = 0;
 			}
 	}
@@ -255,14 +291,11 @@ int b2_link_round(b2_link *l, const b2_msg *out)
 	return l->n == 1 ? 0 : l->ops->round(l, out, NULL);
 }
 
-int b2_link_visited(b2_link *l)
+
+int b2_link_visited_gather(b2_link *l)
 {
 	int error = 0;
 	uint32_t *send = NULL, *recv = NULL;
-	if (l->n == 1 || l->carrying)
-		return 0;
-	if (l->ops->in_place)
-		return l->be->visited_in(l->bk, NULL);
 	B2_TRY(l->be->visited_bufs(l->bk, l->ops->mem, &send, &recv));
 	B2_TRY(l->ops->allgather(l, send, recv, b2_bmp_words(l->b)));
 	B2_TRY(l->be->visited_in(l->bk, recv));
@@ -270,23 +303,30 @@ done:
 	return error;
 }
 
+int b2_link_visited_in_place(b2_link *l)
+{
+	return l->be->visited_in(l->bk, NULL);
+}
+
+int b2_link_preds_in_place(b2_link *l, int answers)
+{
+	(void)answers;
+	return l->be->pred_resolve(l->bk, NULL);
+}
+
 /* Requests (the owned vertices whose predecessor a row peer recorded) and
  * answers (those predecessors), one round each: 8 bytes per vertex the
  * fold brought, not a block of b words per peer. Where every fold carried
  * the visited state, each peer already knows what it will be asked
  * (backend.h): the answers' round only. */
-int b2_link_preds(b2_link *l, int carried_all)
+int b2_link_preds_exchange(b2_link *l, int answers)
 {
 	int error = 0;
 	const b2_backend *be = l->be;
 	b2_msg *out = NULL;
-	if (l->n == 1 || l->ops->in_place)
-		return be->pred_resolve(l->bk, NULL);
 	double *d = l->pred_time, t = b2_now(), u;
-	l->carrying = 0; /* the levels are over: plain messages */
-	memset(l->pred_time, 0, sizeof l->pred_time);
 	B2_TRY(b2_calloc(&out, (size_t)l->n, sizeof *out, "messages"));
-	if (carried_all) {
+	if (answers) {
 		/* the answers first: their wait is then not for the own lists,
 		 * which the backend makes while the answers travel */
 		B2_TRY(be->pred_answers(l->bk, l->ops->mem, NULL, out));

@@ -1,0 +1,308 @@
+/* plan_test.c — unit tests of the level plan (traverse/plan.c), each
+ * expectation worked out by hand from the rules in plan.h and the paper's
+ * section 5. Prints "ok NAME" or "FAIL NAME: why" per assertion. */
+#include <stdio.h>
+#include <string.h>
+#include "plan.h"
+
+static int failed;
+
+#define EQ(name, got, want)                                                              \
+	do {                                                                                 \
+		long long g_ = (long long)(got), w_ = (long long)(want);                         \
+		if (g_ == w_)                                                                    \
+			printf("ok %s\n", name);                                                     \
+		else {                                                                           \
+			printf("FAIL %s: got %lld, expected %lld\n", name, g_, w_);                  \
+			failed = 1;                                                                  \
+		}                                                                                \
+	} while (0)
+
+static b2_plan_grid grid(int R, int C, int i, int j, int bitmap, int direction)
+{
+	return (b2_plan_grid){.R = R, .C = C, .i = i, .j = j, .N = 1000, .b = 320,
+	                      .bitmap_mode = bitmap, .direction = direction, .alpha = 10,
+	                      .beta = 18, .total_degree = 10000};
+}
+
+/* the transports' capabilities of the common cases */
+static const b2_plan_caps MPI_CAPS = {.fold_carries = 1, .pred_local = 1};
+static const b2_plan_caps CPU_CAPS = {.fold_carries = 1};
+static const b2_plan_caps PULL_CAPS = {.device_levels = 1, .fold_carries = 1, .fold_in_place = 1,
+                                       .pred_local = 1};
+static const b2_plan_caps NCCL_NET_CAPS = {.device_levels = 1, .fold_carries = 1,
+                                           .expand_lists = 1, .fold_lists = 1, .pred_local = 1};
+
+static void test_form(void)
+{
+	b2_plan_grid g = grid(1, 2, 0, 0, B2_BITMAP_AUTO, B2_DIRECTION_AUTO);
+	/* b = 320: a list of 10 words is 320 bits, not more than the bitmap */
+	EQ("form auto, 10 of 320: list", b2_plan_form(&g, 10), B2_FORM_LIST);
+	EQ("form auto, 11 of 320: bitmap", b2_plan_form(&g, 11), B2_FORM_BITMAP);
+	EQ("form auto, 0: list", b2_plan_form(&g, 0), B2_FORM_LIST);
+	g.bitmap_mode = B2_BITMAP_ON;
+	EQ("form on, 0: bitmap", b2_plan_form(&g, 0), B2_FORM_BITMAP);
+	g.bitmap_mode = B2_BITMAP_OFF;
+	EQ("form off, 300: list", b2_plan_form(&g, 300), B2_FORM_LIST);
+}
+
+static void test_backend(void)
+{
+	static const struct {
+		const char *name;
+		int R, C, bitmap, direction;
+		int bottom_up, degree, front, fold;
+		int64_t cap;
+	} t[] = {
+		{"1x1 auto", 1, 1, B2_BITMAP_AUTO, B2_DIRECTION_AUTO, 1, 1, 0, 0, 10},
+		{"2x1 auto", 2, 1, B2_BITMAP_AUTO, B2_DIRECTION_AUTO, 1, 1, 1, 0, 10},
+		{"1x2 auto (a row that may carry)", 1, 2, B2_BITMAP_AUTO, B2_DIRECTION_AUTO, 1, 1, 1, 1, 10},
+		{"1x2 top-down", 1, 2, B2_BITMAP_AUTO, B2_DIRECTION_TOP_DOWN, 0, 0, 0, 1, 10},
+		{"1x3 bottom-up", 1, 3, B2_BITMAP_AUTO, B2_DIRECTION_BOTTOM_UP, 1, 0, 0, 1, 10},
+		{"2x2 bitmap off", 2, 2, B2_BITMAP_OFF, B2_DIRECTION_AUTO, 1, 1, 0, 0, 320},
+		{"4x4 bitmap on", 4, 4, B2_BITMAP_ON, B2_DIRECTION_AUTO, 1, 1, 1, 1, 0},
+	};
+	for (size_t x = 0; x < sizeof t / sizeof t[0]; x++) {
+		b2_plan_grid g = grid(t[x].R, t[x].C, 0, 0, t[x].bitmap, t[x].direction);
+		b2_bkopts o;
+		char name[128];
+		memset(&o, 0, sizeof o);
+		b2_plan_backend(&g, &o);
+		snprintf(name, sizeof name, "backend %s: bottom_up", t[x].name);
+		EQ(name, o.bottom_up, t[x].bottom_up);
+		snprintf(name, sizeof name, "backend %s: frontier_degree", t[x].name);
+		EQ(name, o.frontier_degree, t[x].degree);
+		snprintf(name, sizeof name, "backend %s: pack_front", t[x].name);
+		EQ(name, o.pack_front, t[x].front);
+		snprintf(name, sizeof name, "backend %s: pack_fold", t[x].name);
+		EQ(name, o.pack_fold, t[x].fold);
+		snprintf(name, sizeof name, "backend %s: fold_cap", t[x].name);
+		EQ(name, o.fold_cap, t[x].cap);
+	}
+}
+
+static void test_run(void)
+{
+	static const struct {
+		const char *name;
+		int R, C, direction;
+		const b2_plan_caps *caps;
+		int carry, preds, dl;
+	} t[] = {
+		{"1x2 mpi", 1, 2, B2_DIRECTION_AUTO, &MPI_CAPS, B2_CARRY_EVERY, B2_PREDS_LOCAL, 0},
+		{"1x2 cpu", 1, 2, B2_DIRECTION_AUTO, &CPU_CAPS, B2_CARRY_EVERY, B2_PREDS_ANSWERS, 0},
+		{"2x2 mpi", 2, 2, B2_DIRECTION_AUTO, &MPI_CAPS, B2_CARRY_EVERY, B2_PREDS_ANSWERS, 0},
+		{"1x2 mpi top-down", 1, 2, B2_DIRECTION_TOP_DOWN, &MPI_CAPS, B2_CARRY_NONE, B2_PREDS_EXCHANGE, 0},
+		{"1x3 mpi", 1, 3, B2_DIRECTION_AUTO, &MPI_CAPS, B2_CARRY_NONE, B2_PREDS_EXCHANGE, 0},
+		{"2x1 mpi", 2, 1, B2_DIRECTION_AUTO, &MPI_CAPS, B2_CARRY_NONE, B2_PREDS_NONE, 0},
+		{"1x2 pull", 1, 2, B2_DIRECTION_AUTO, &PULL_CAPS, B2_CARRY_BOTTOM_UP, B2_PREDS_IN_PLACE, 1},
+		{"4x4 pull", 4, 4, B2_DIRECTION_AUTO, &PULL_CAPS, B2_CARRY_NONE, B2_PREDS_IN_PLACE, 1},
+		{"1x2 nccl", 1, 2, B2_DIRECTION_AUTO, &NCCL_NET_CAPS, B2_CARRY_BOTTOM_UP, B2_PREDS_EXCHANGE, 1},
+	};
+	for (size_t x = 0; x < sizeof t / sizeof t[0]; x++) {
+		b2_plan_grid g = grid(t[x].R, t[x].C, 0, 0, B2_BITMAP_AUTO, t[x].direction);
+		b2_run_plan r = b2_plan_run(&g, t[x].caps);
+		char name[128];
+		snprintf(name, sizeof name, "run %s: carry", t[x].name);
+		EQ(name, r.carry, t[x].carry);
+		snprintf(name, sizeof name, "run %s: predecessors", t[x].name);
+		EQ(name, r.preds, t[x].preds);
+		snprintf(name, sizeof name, "run %s: device levels", t[x].name);
+		EQ(name, r.device_levels, t[x].dl);
+	}
+	b2_plan_grid g = grid(1, 2, 0, 0, B2_BITMAP_OFF, B2_DIRECTION_AUTO);
+	EQ("run 1x2 mpi --bitmap off: no carrying", b2_plan_run(&g, &MPI_CAPS).carry, B2_CARRY_NONE);
+}
+
+/* Plans levels 1.. of one search with the given frontiers and degree sums
+ * (message levels), returning the directions. */
+static void directions(const b2_plan_grid *g, const b2_run_plan *r, int n, const int64_t *front,
+                       const int64_t *deg, int *dir, int *carrying, int *visited)
+{
+	b2_plan_state st;
+	b2_msg_plan ein[4], fout[4], fin[4];
+	b2_level_plan p = {.expand_in = ein, .fold_out = fout, .fold_in = fin};
+	static const int64_t none[3 * 16];
+	memset(&st, 0, sizeof st);
+	for (int l = 0; l < n; l++) {
+		b2_plan_counts c = {.lvl = l + 1, .own_front = front[l], .front = front[l],
+		                    .degree = deg[l], .per_rank = none};
+		b2_plan_level(g, r, &st, &c, &p);
+		dir[l] = p.step.dir;
+		carrying[l] = p.step.carrying;
+		visited[l] = p.visited_exchange;
+	}
+}
+
+static void test_direction(void)
+{
+	/* N = 1000, 10000 degrees, alpha 10, beta 18. Level 1: top-down, all
+	 * 10000 unexplored. Level 2: 2000 * 10 > 10000: bottom-up. Level 3:
+	 * 300 is not below 5: stays. Level 4: 40 < 300 and 40 * 18 <= 1000:
+	 * top-down, fresh. Level 5: fresh: top-down, 10000 - 5000 left. Level
+	 * 6: 400 * 10 <= 5000: top-down. */
+	const int64_t front[6] = {1, 5, 300, 40, 10, 3}, deg[6] = {0, 2000, 0, 0, 5000, 400};
+	const int want[6] = {B2_TOP_DOWN, B2_BOTTOM_UP, B2_BOTTOM_UP, B2_TOP_DOWN, B2_TOP_DOWN,
+	                     B2_TOP_DOWN};
+	int dir[6], car[6], vis[6];
+	char name[128];
+	b2_plan_grid g = grid(1, 3, 0, 0, B2_BITMAP_AUTO, B2_DIRECTION_AUTO);
+	b2_run_plan r = b2_plan_run(&g, &MPI_CAPS);
+	directions(&g, &r, 6, front, deg, dir, car, vis);
+	for (int l = 0; l < 6; l++) {
+		snprintf(name, sizeof name, "direction auto, level %d", l + 1);
+		EQ(name, dir[l], want[l]);
+		/* 1x3 does not carry: every bottom-up level exchanges the row's state */
+		snprintf(name, sizeof name, "1x3 mpi level %d: carries nothing", l + 1);
+		EQ(name, car[l], B2_CARRYING_NONE);
+		snprintf(name, sizeof name, "1x3 mpi level %d: visited exchange", l + 1);
+		EQ(name, vis[l], want[l] == B2_BOTTOM_UP);
+	}
+	/* a bottom-up step leaves no degree sum: a stale one must not count */
+	const int64_t deg2[6] = {0, 2000, 0, 99999, 5000, 400};
+	directions(&g, &r, 6, front, deg2, dir, car, vis);
+	EQ("direction auto ignores the degree after a bottom-up step", dir[5], B2_TOP_DOWN);
+
+	g.direction = B2_DIRECTION_TOP_DOWN;
+	directions(&g, &r, 6, front, deg, dir, car, vis);
+	EQ("direction top-down, level 2", dir[1], B2_TOP_DOWN);
+	g.direction = B2_DIRECTION_BOTTOM_UP;
+	directions(&g, &r, 6, front, deg, dir, car, vis);
+	EQ("direction bottom-up, level 1", dir[0], B2_BOTTOM_UP);
+	EQ("direction bottom-up, level 6", dir[5], B2_BOTTOM_UP);
+
+	/* 1x2 mpi: every fold carries, the row's state always current */
+	g = grid(1, 2, 0, 1, B2_BITMAP_AUTO, B2_DIRECTION_AUTO);
+	r = b2_plan_run(&g, &MPI_CAPS);
+	directions(&g, &r, 6, front, deg, dir, car, vis);
+	for (int l = 0; l < 6; l++) {
+		snprintf(name, sizeof name, "1x2 mpi level %d: carries all", l + 1);
+		EQ(name, car[l], B2_CARRYING_ALL);
+		snprintf(name, sizeof name, "1x2 mpi level %d: no visited exchange", l + 1);
+		EQ(name, vis[l], 0);
+	}
+	/* 1x2 pull: bottom-up levels carry the own block alone; the first
+	 * bottom-up level after a top-down one exchanges, the next does not */
+	r = b2_plan_run(&g, &PULL_CAPS);
+	directions(&g, &r, 6, front, deg, dir, car, vis);
+	EQ("1x2 pull level 1 (top-down): carries nothing", car[0], B2_CARRYING_NONE);
+	EQ("1x2 pull level 2 (bottom-up): carries the own block", car[1], B2_CARRYING_OWN);
+	EQ("1x2 pull level 2: visited exchange", vis[1], 1);
+	EQ("1x2 pull level 3 (bottom-up again): no visited exchange", vis[2], 0);
+	EQ("1x2 pull level 4 (top-down): carries nothing", car[3], B2_CARRYING_NONE);
+	/* 2x2 pull: the whole set */
+	g = grid(2, 2, 0, 0, B2_BITMAP_AUTO, B2_DIRECTION_AUTO);
+	r = b2_plan_run(&g, &PULL_CAPS);
+	directions(&g, &r, 6, front, deg, dir, car, vis);
+	EQ("2x2 pull level 2 (bottom-up): carries all", car[1], B2_CARRYING_ALL);
+}
+
+static void test_device_messages(void)
+{
+	b2_msg_plan ein[4], fout[4], fin[4];
+	b2_level_plan p = {.expand_in = ein, .fold_out = fout, .fold_in = fin};
+	b2_plan_state st;
+	/* 2x2, rank (0, 1) = MPI rank 1; root on rank 3 = (1, 1), its column
+	 * peer: a bitmap of 1 vertex from grid row 1, nothing from itself */
+	b2_plan_grid g = grid(2, 2, 0, 1, B2_BITMAP_AUTO, B2_DIRECTION_AUTO);
+	b2_run_plan r = b2_plan_run(&g, &PULL_CAPS);
+	b2_plan_counts c = {.lvl = 1, .own_front = 0, .front = 1, .root_rank = 3, .root_degree = 4};
+	memset(&st, 0, sizeof st);
+	b2_plan_level(&g, &r, &st, &c, &p);
+	EQ("2x2 pull level 1: from row 1, a bitmap", ein[1].form, B2_FORM_BITMAP);
+	EQ("2x2 pull level 1: from row 1, 1 vertex", ein[1].count, 1);
+	EQ("2x2 pull level 1: from itself, nothing", ein[0].form, B2_FORM_NONE);
+	EQ("2x2 pull level 1: own frontier, a bitmap of 0", p.expand_out.count, 0);
+	EQ("2x2 pull level 1: fold to column 0, a bitmap", fout[0].form, B2_FORM_BITMAP);
+	EQ("2x2 pull level 1: fold from column 0, a bitmap of unknown size", fin[0].count, -1);
+	/* later levels: the column peers' sizes from the termination test
+	 * (rank p's frontier at [3p]) */
+	const int64_t stats[12] = {0, 0, 0, 7, 0, 0, 0, 0, 0, 12, 0, 0};
+	c = (b2_plan_counts){.lvl = 2, .front = 19, .degree = 50, .per_rank = stats};
+	b2_plan_level(&g, &r, &st, &c, &p);
+	EQ("2x2 pull level 2: own frontier (rank 1) 7", p.expand_out.count, 7);
+	EQ("2x2 pull level 2: from row 1 (rank 3) 12", ein[1].count, 12);
+
+	/* over NCCL's network, 1x2, rank j = 0, b = 320 (10 bitmap words):
+	 * level 1 the root (rank 1) has degree 4: rank 1 sends at most 4 + 1
+	 * words, a list; rank 0 at most its count word, a list of 1 */
+	g = grid(1, 2, 0, 0, B2_BITMAP_AUTO, B2_DIRECTION_AUTO);
+	r = b2_plan_run(&g, &NCCL_NET_CAPS);
+	memset(&st, 0, sizeof st);
+	c = (b2_plan_counts){.lvl = 1, .front = 1, .root_rank = 1, .root_degree = 4};
+	b2_plan_level(&g, &r, &st, &c, &p);
+	EQ("1x2 nccl net level 1: fold out, a list", fout[1].form, B2_FORM_LIST);
+	EQ("1x2 nccl net level 1: fold out, bound 1", fout[1].count, 1);
+	EQ("1x2 nccl net level 1: fold from 1, a list", fin[1].form, B2_FORM_LIST);
+	EQ("1x2 nccl net level 1: fold from 1, bound 5", fin[1].count, 5);
+	EQ("1x2 nccl net level 1: no expand", p.expand_out.form, B2_FORM_NONE);
+	/* level 2, top-down after top-down: degree sums 3 (rank 0), 20 (rank 1) */
+	const int64_t stats2[6] = {2, 3, 0, 5, 20, 0};
+	c = (b2_plan_counts){.lvl = 2, .front = 7, .degree = 23, .per_rank = stats2};
+	b2_plan_level(&g, &r, &st, &c, &p);
+	EQ("1x2 nccl net level 2: fold out, a list of bound 4", fout[1].count, 4);
+	EQ("1x2 nccl net level 2: fold from 1, bound 21 >= 10 words: a bitmap", fin[1].form,
+	   B2_FORM_BITMAP);
+	/* the same but the step before was bottom-up: no bound */
+	const int64_t f3[3] = {1, 5, 300}, d3[3] = {0, 2000, 0};
+	int dir[3], car[3], vis[3];
+	directions(&g, &r, 3, f3, d3, dir, car, vis);
+	EQ("1x2 nccl net: level 2 bottom-up", dir[1], B2_BOTTOM_UP);
+	(void)car; (void)vis;
+	memset(&st, 0, sizeof st);
+	st.dir = st.prev_dir = B2_BOTTOM_UP;
+	st.prev_front = 400;
+	c = (b2_plan_counts){.lvl = 3, .front = 300, .degree = 0, .per_rank = stats2};
+	b2_plan_level(&g, &r, &st, &c, &p);
+	EQ("1x2 nccl net level after bottom-up: bottom-up", p.step.dir, B2_BOTTOM_UP);
+	EQ("1x2 nccl net level after bottom-up: fold from 1, a bitmap", fin[1].form, B2_FORM_BITMAP);
+	EQ("1x2 nccl net level after bottom-up: own block carried", p.step.carrying, B2_CARRYING_OWN);
+	/* --direction top-down: no degree sums, so no bound after level 1 */
+	g.direction = B2_DIRECTION_TOP_DOWN;
+	memset(&st, 0, sizeof st);
+	c = (b2_plan_counts){.lvl = 2, .front = 7, .degree = 0, .per_rank = stats2};
+	b2_plan_level(&g, &r, &st, &c, &p);
+	EQ("1x2 nccl net top-down level 2: fold from 1, a bitmap", fin[1].form, B2_FORM_BITMAP);
+	/* expand lists: 2x1 over the network, a frontier of 3 < 10 words */
+	g = grid(2, 1, 1, 0, B2_BITMAP_AUTO, B2_DIRECTION_AUTO);
+	r = b2_plan_run(&g, &NCCL_NET_CAPS);
+	memset(&st, 0, sizeof st);
+	const int64_t stats3[6] = {3, 0, 0, 30, 0, 0};
+	c = (b2_plan_counts){.lvl = 2, .front = 33, .degree = 1, .per_rank = stats3};
+	b2_plan_level(&g, &r, &st, &c, &p);
+	EQ("2x1 nccl net: from row 0, a list", ein[0].form, B2_FORM_LIST);
+	EQ("2x1 nccl net: from row 0, 3 entries", ein[0].count, 3);
+	EQ("2x1 nccl net: own frontier of 30, a bitmap", p.expand_out.form, B2_FORM_BITMAP);
+}
+
+static void test_message_levels(void)
+{
+	b2_msg_plan ein[4], fout[4], fin[4];
+	b2_level_plan p = {.expand_in = ein, .fold_out = fout, .fold_in = fin};
+	b2_plan_state st;
+	memset(&st, 0, sizeof st);
+	b2_plan_grid g = grid(4, 4, 2, 3, B2_BITMAP_AUTO, B2_DIRECTION_AUTO);
+	b2_run_plan r = b2_plan_run(&g, &MPI_CAPS);
+	b2_plan_counts c = {.lvl = 1, .own_front = 11, .front = 1};
+	b2_plan_level(&g, &r, &st, &c, &p);
+	EQ("4x4 mpi: own frontier of 11 of 320, a bitmap", p.expand_out.form, B2_FORM_BITMAP);
+	c.own_front = 10;
+	memset(&st, 0, sizeof st);
+	b2_plan_level(&g, &r, &st, &c, &p);
+	EQ("4x4 mpi: own frontier of 10 of 320, a list", p.expand_out.form, B2_FORM_LIST);
+	g = grid(1, 4, 0, 3, B2_BITMAP_AUTO, B2_DIRECTION_AUTO);
+	memset(&st, 0, sizeof st);
+	b2_plan_level(&g, &r, &st, &c, &p);
+	EQ("1x4 mpi: no expand exchange", p.expand_out.form, B2_FORM_NONE);
+}
+
+int main(void)
+{
+	test_form();
+	test_backend();
+	test_run();
+	test_direction();
+	test_device_messages();
+	test_message_levels();
+	return failed;
+}

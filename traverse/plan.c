@@ -1,0 +1,168 @@
+/* plan.c — the level plan (plan.h): every decision about what a level
+ * does, from numbers all ranks share. */
+#include "plan.h"
+
+/* ROW_CARRIES_EVERY_LEVEL's grids: a row of two that may run bottom-up
+ * levels (they are what needs the row's visited state) with bitmaps (they
+ * keep the carried part small). */
+static int row_may_carry(const b2_plan_grid *g)
+{
+	return g->C == 2 && g->direction != B2_DIRECTION_TOP_DOWN && g->bitmap_mode != B2_BITMAP_OFF;
+}
+
+void b2_plan_backend(const b2_plan_grid *g, b2_bkopts *o)
+{
+	const int bitmaps = g->bitmap_mode != B2_BITMAP_OFF;
+	o->bottom_up = g->direction != B2_DIRECTION_TOP_DOWN;
+	/* the direction rule needs the new frontier's degree sum */
+	o->frontier_degree = g->direction == B2_DIRECTION_AUTO;
+	/* the own frontier as a bitmap: the expand messages, and what a
+	 * carrying fold sends */
+	o->pack_front = bitmaps && (g->R > 1 || row_may_carry(g));
+	o->pack_fold = bitmaps && g->C > 1;
+	/* lists longer than b/32 entries go as bitmaps (auto), all go as
+	 * bitmaps (on) */
+	o->fold_cap = g->bitmap_mode == B2_BITMAP_ON ? 0
+	            : g->bitmap_mode == B2_BITMAP_AUTO ? g->b / 32 : g->b;
+}
+
+b2_run_plan b2_plan_run(const b2_plan_grid *g, const b2_plan_caps *caps)
+{
+	b2_run_plan r = {.device_levels = caps->device_levels,
+	                 .expand_lists = caps->device_levels && caps->expand_lists,
+	                 .fold_lists = caps->device_levels && caps->fold_lists};
+	/* device levels carry on bottom-up levels only: their fold messages
+	 * are bitmaps already, and top-down levels are mostly followed by
+	 * top-down ones */
+	if (row_may_carry(g) && caps->fold_carries)
+		r.carry = caps->device_levels ? B2_CARRY_BOTTOM_UP : B2_CARRY_EVERY;
+	if (r.carry == B2_CARRY_EVERY && g->R == 1 && caps->pred_local)
+		r.preds = B2_PREDS_LOCAL;
+	else if (g->C == 1)
+		r.preds = B2_PREDS_NONE;
+	else if (caps->fold_in_place)
+		r.preds = B2_PREDS_IN_PLACE;
+	else if (r.carry == B2_CARRY_EVERY)
+		r.preds = B2_PREDS_ANSWERS;
+	else
+		r.preds = B2_PREDS_EXCHANGE;
+	return r;
+}
+
+int b2_plan_form(const b2_plan_grid *g, int64_t n)
+{
+	if (g->bitmap_mode == B2_BITMAP_ON)
+		return B2_FORM_BITMAP;
+	if (g->bitmap_mode == B2_BITMAP_OFF)
+		return B2_FORM_LIST;
+	/* section 5: a bitmap when the list, in bits, exceeds the block */
+	return 32 * n > g->b ? B2_FORM_BITMAP : B2_FORM_LIST;
+}
+
+/* Beamer's rule (as gapbs applies it), from the global frontier size nf
+ * and its degree sum deg: go bottom-up when the frontier's edges exceed
+ * 1/alpha of the unexplored ones; go back top-down when the frontier
+ * shrinks below N/beta. The first level after leaving bottom-up is
+ * top-down regardless, so that the decision does not flap. After a
+ * bottom-up step no degree sum is known: the rule does not test it there,
+ * and the unexplored count is not lowered by it (gapbs counts 1). */
+static int direction(const b2_plan_grid *g, b2_plan_state *st, int lvl, int64_t nf, int64_t deg)
+{
+	if (g->direction != B2_DIRECTION_AUTO)
+		return g->direction == B2_DIRECTION_BOTTOM_UP ? B2_BOTTOM_UP : B2_TOP_DOWN;
+	if (lvl == 1) {
+		st->dir = B2_TOP_DOWN;
+		st->fresh = 0;
+		st->to_check = g->total_degree;
+	} else if (st->dir == B2_BOTTOM_UP) {
+		if (nf < st->prev_front && (double)nf * g->beta <= (double)g->N) {
+			st->dir = B2_TOP_DOWN;
+			st->fresh = 1;
+		}
+	} else if (!st->fresh && (double)deg * g->alpha > (double)st->to_check) {
+		st->dir = B2_BOTTOM_UP;
+	} else {
+		st->fresh = 0;
+	}
+	if (st->dir == B2_TOP_DOWN)
+		st->to_check -= deg;
+	st->prev_front = nf;
+	return st->dir;
+}
+
+/* A link that prefers lists sends one of n words (known to both sides)
+ * where it is smaller than the bitmap. */
+static int as_list(const b2_plan_grid *g, int lists, int64_t n)
+{
+	return lists && n >= 0 && n < b2_bmp_words(g->b);
+}
+
+/* The frontier size of rank p's last level (device levels). */
+static int64_t front_of(const b2_plan_counts *c, int p)
+{
+	return c->lvl == 1 ? p == c->root_rank : c->per_rank[3 * p];
+}
+
+/* FOLD_BOUND: in words with the count word, what row peer `col` of a grid
+ * of one row sends at most after a top-down step; -1: no bound. The step's
+ * frontier's degree sum is known after a top-down step that summed it
+ * (--direction auto), or the root's at the first level. */
+static int64_t fold_bound(const b2_plan_grid *g, const b2_plan_state *st, const b2_plan_counts *c,
+                          const b2_level_plan *p, int col)
+{
+	if (g->R != 1 || p->step.dir != B2_TOP_DOWN || p->step.carrying)
+		return -1;
+	if (c->lvl == 1)
+		return (col == c->root_rank ? c->root_degree : 0) + 1;
+	if (g->direction != B2_DIRECTION_AUTO || st->prev_dir != B2_TOP_DOWN)
+		return -1;
+	return c->per_rank[3 * col + 1] + 1;
+}
+
+static void plan_device_messages(const b2_plan_grid *g, const b2_run_plan *run,
+                                 const b2_plan_state *st, const b2_plan_counts *c,
+                                 b2_level_plan *p)
+{
+	for (int q = 0; q < g->R; q++) {
+		const int64_t n = front_of(c, q * g->C + g->j);
+		const int list = as_list(g, run->expand_lists, n);
+		p->expand_in[q] = (b2_msg_plan){q == g->i ? B2_FORM_NONE : list ? B2_FORM_LIST : B2_FORM_BITMAP, n};
+		if (q == g->i && g->R > 1)
+			p->expand_out = (b2_msg_plan){list ? B2_FORM_LIST : B2_FORM_BITMAP, n};
+	}
+	if (g->C == 1)
+		return;
+	const int64_t mine = run->fold_lists ? fold_bound(g, st, c, p, g->j) : -1;
+	const int out = as_list(g, run->fold_lists, mine) ? B2_FORM_LIST : B2_FORM_BITMAP;
+	for (int q = 0; q < g->C; q++) {
+		const int64_t theirs = run->fold_lists ? fold_bound(g, st, c, p, q) : -1;
+		const int list = q != g->j && as_list(g, run->fold_lists, theirs);
+		p->fold_out[q] = (b2_msg_plan){out, out == B2_FORM_LIST ? mine : -1};
+		p->fold_in[q] = (b2_msg_plan){q == g->j ? B2_FORM_NONE : list ? B2_FORM_LIST : B2_FORM_BITMAP,
+		                              list ? theirs : -1};
+	}
+}
+
+void b2_plan_level(const b2_plan_grid *g, const b2_run_plan *run, b2_plan_state *st,
+                   const b2_plan_counts *c, b2_level_plan *p)
+{
+	if (c->lvl == 1) {
+		st->prev_dir = B2_TOP_DOWN;
+		/* carrying every level, only the root is missing: begin's */
+		st->prev_carrying = run->carry == B2_CARRY_EVERY;
+	}
+	const int64_t deg = c->lvl > 1 && st->prev_dir == B2_BOTTOM_UP ? 0 : c->degree;
+	const int dir = direction(g, st, c->lvl, c->front, deg);
+	int carrying = run->carry == B2_CARRY_EVERY || (run->carry && dir == B2_BOTTOM_UP);
+	if (carrying && run->device_levels && g->R == 1 && dir == B2_BOTTOM_UP)
+		carrying = B2_CARRYING_OWN; /* CARRY_OWN_BLOCK */
+	p->step = (b2_step){c->lvl, dir, carrying};
+	p->visited_exchange = dir == B2_BOTTOM_UP && g->C > 1 && !st->prev_carrying;
+	p->expand_out = (b2_msg_plan){B2_FORM_NONE, 0};
+	if (run->device_levels)
+		plan_device_messages(g, run, st, c, p);
+	else if (g->R > 1)
+		p->expand_out = (b2_msg_plan){b2_plan_form(g, c->own_front), c->own_front};
+	st->prev_dir = dir;
+	st->prev_carrying = carrying;
+}

@@ -1,0 +1,152 @@
+/* plan.h — the level plan: what a search does, decided in one place from
+ * numbers every rank shares (the grid, the options, the transports'
+ * capabilities, the global counts of the last level). Pure functions: no
+ * MPI, no CUDA, no state outside their arguments, so every rank reaches
+ * the same plan and the CPU tests check each rule (tests/plan_test.c).
+ *
+ * Per run (b2_plan_run): whether levels run on the device, whether the fold
+ * carries the visited state and when, and how the deferred predecessors
+ * are resolved. Per level (b2_plan_level): the direction (Beamer's rule),
+ * what the fold carries, whether the row's visited state must be
+ * exchanged, and each exchange's message form (bitmap, list or none) with
+ * the sizes or bounds the receivers may use.
+ *
+ * A message is a list of 32-bit local indices or a bitmap of the block,
+ * whichever is smaller (section 5 of the paper), or as --bitmap forces.
+ * Where the size is known only after the local step (message levels) the
+ * sender picks with b2_plan_form; with device levels the sizes are those
+ * of the termination test, known on every rank before the level starts:
+ * bitmaps, except that a link over a network where bytes cost (NCCL across
+ * nodes) sends a list of a size or bound known to both sides.
+ *
+ * The special rules, each kept because it pays on grids users run
+ * (docs/PERFORMANCE.md, "Special paths"), are named here and nowhere else:
+ *   ROW_CARRIES_EVERY_LEVEL  message levels on a grid row of two ranks: the
+ *       fold also carries the sender's discoveries of its own block, so the
+ *       row's visited state is always current (no visited exchange before a
+ *       bottom-up level) and each rank knows what its peer will ask for in
+ *       the predecessor exchange (answers only);
+ *   PREDS_FROM_LEVELS  on a 1x2 grid carrying every level, a backend that
+ *       can resolves the predecessors from the levels, with no exchange;
+ *   CARRY_OWN_BLOCK  device levels on a grid of one row: a bottom-up step
+ *       finds only own rows, so a carrying fold sends the own block alone;
+ *   FOLD_BOUND  on a grid of one row a top-down step discovers at most its
+ *       frontier's edge count, which the termination test gave every rank. */
+#ifndef B2_TRAVERSE_PLAN_H
+#define B2_TRAVERSE_PLAN_H
+
+#include <stdint.h>
+#include "backend.h"
+
+enum { B2_BITMAP_OFF = 0, B2_BITMAP_ON = 1, B2_BITMAP_AUTO = 2 };
+/* --direction: every level top-down, every level bottom-up (a testing
+ * mode), or Beamer's rule per level */
+enum { B2_DIRECTION_TOP_DOWN = 0, B2_DIRECTION_BOTTOM_UP = 1, B2_DIRECTION_AUTO = 2 };
+
+/* A message's form. */
+enum { B2_FORM_NONE = 0, B2_FORM_LIST = 1, B2_FORM_BITMAP = 2 };
+
+/* How the deferred predecessors are resolved after the levels. */
+enum {
+	B2_PREDS_NONE,      /* one grid column: nothing is remote */
+	B2_PREDS_IN_PLACE,  /* the backend reads the row peers' records in place */
+	B2_PREDS_EXCHANGE,  /* requests, then answers, along the row */
+	B2_PREDS_ANSWERS,   /* every fold carried: the answers only */
+	B2_PREDS_LOCAL,     /* PREDS_FROM_LEVELS: no exchange */
+};
+
+/* What the run's options and the grid are. */
+typedef struct b2_plan_grid {
+	int R, C, i, j;
+	int64_t N, b;
+	int bitmap_mode;     /* B2_BITMAP_ */
+	int direction;       /* B2_DIRECTION_ */
+	double alpha, beta;  /* Beamer's */
+	int64_t total_degree; /* the sum of all tuple degrees */
+} b2_plan_grid;
+
+/* What the transports and the backend chosen can do, agreed by all ranks. */
+typedef struct b2_plan_caps {
+	int device_levels;   /* every exchange moves bitmaps device to device */
+	int fold_carries;    /* the fold's transport can carry the visited state */
+	int fold_in_place;   /* the backend reads the row peers' state in place */
+	int expand_lists;    /* the links prefer lists of known size (b2_plan_level) */
+	int fold_lists;
+	int pred_local;      /* the backend can resolve predecessors from the levels */
+} b2_plan_caps;
+
+/* Fixed for the run. */
+typedef struct b2_run_plan {
+	int device_levels;
+	int carry;           /* B2_CARRY_ (backend.h) */
+	int preds;           /* B2_PREDS_ */
+	int expand_lists, fold_lists;
+} b2_run_plan;
+
+/* Which backend buffers a run needs (b2_bkopts), from the grid and options
+ * alone: the backend is created before the transports are chosen. */
+void b2_plan_backend(const b2_plan_grid *g, b2_bkopts *o);
+
+b2_run_plan b2_plan_run(const b2_plan_grid *g, const b2_plan_caps *caps);
+
+/* The direction rule's memory between levels. */
+typedef struct b2_plan_state {
+	int dir, fresh;       /* the last level's direction; just left bottom-up */
+	int64_t to_check;     /* edges not yet examined, as Beamer counts them */
+	int64_t prev_front;
+	int prev_dir;         /* the last level's step, and */
+	int prev_carrying;    /* what its fold carried */
+} b2_plan_state;
+
+/* What the last level left, on every rank alike. */
+typedef struct b2_plan_counts {
+	int lvl;              /* the level to plan, 1 for the root's */
+	int64_t own_front;    /* this rank's frontier (message levels: the size of
+	                         its expand message, which travels with it) */
+	int64_t front, degree; /* the last level's global frontier and its degree sum
+	                          (0 after a bottom-up step) */
+	/* device levels: every rank's frontier size, degree sum and edges
+	 * examined (rank p at [3p], [3p + 1], [3p + 2]: the termination
+	 * test's); level 1: the root's rank and degree instead */
+	const int64_t *per_rank;
+	int root_rank;
+	int64_t root_degree;
+} b2_plan_counts;
+
+/* One exchange's messages as the plan fixed them: to_peers is the form of
+ * what this rank sends (the same to every peer of the expand; per peer for
+ * the fold, [C]), from_peers[p] what peer p's message is, with its size:
+ * a list of `count` entries, a bitmap (count: the vertices where known,
+ * -1 where the receiver learns it only from the message), or none. */
+typedef struct b2_msg_plan {
+	int form;
+	int64_t count;
+} b2_msg_plan;
+
+typedef struct b2_level_plan {
+	b2_step step;          /* lvl, direction, what the fold carries */
+	int visited_exchange;  /* bottom-up without a current row state: the
+	                          row peers' visited blocks travel first */
+	b2_msg_plan expand_out;   /* the own frontier, to the column peers */
+	b2_msg_plan *expand_in;   /* [R] from each column peer (device levels) */
+	b2_msg_plan *fold_out;    /* [C] to each row peer (device levels) */
+	b2_msg_plan *fold_in;     /* [C] from each row peer (device levels) */
+} b2_level_plan;
+
+/* Plans level c->lvl into *p (its arrays the caller's, R and C long) and
+ * advances *st. Device levels fix every message here; message levels fix
+ * the direction, the carrying and the visited exchange, and their sizes
+ * come after the step (b2_plan_form). */
+void b2_plan_level(const b2_plan_grid *g, const b2_run_plan *run, b2_plan_state *st,
+                   const b2_plan_counts *c, b2_level_plan *p);
+
+/* Message levels: the form of a message of n vertices. */
+int b2_plan_form(const b2_plan_grid *g, int64_t n);
+
+/* Message levels: the fold also sends the own block's discoveries. */
+static inline int b2_plan_fold_carries(const b2_level_plan *p)
+{
+	return p->step.carrying != B2_CARRYING_NONE;
+}
+
+#endif
