@@ -30,7 +30,12 @@
 #                         the SMs; 1x1 at $PROXY_SCALE - 1 (21 - 1) against
 #                         $PROXY_GRIDS (1x2 2x1) at $PROXY_SCALE, transports
 #                         $PROXY_TRANSPORTS (pull mpi; nccl too: NCCL's
-#                         socket transport, B2_SHARED_NCCL=1);
+#                         socket transport, --test-shared-gpus);
+#                         where users run (PARTS "pergpu"): 2^PERGPU_SCALE (26)
+#                         vertices per GPU, 1x1 at 21 and 26, PERGPU_GRIDS (1x2
+#                         2x1) at 27 by PERGPU_TRANSPORTS (pull nccl mpi), each
+#                         row REPS (3) times alternating with BASE_BIN (another
+#                         build's bin/) when set, medians and ratios at the end;
 #                         PARTS (default "k weak one shapes") picks the sections;
 #                         IPC_PUSH=0 / IPC_OFF=0 leave out the ipc / mpi rows
 #                         of the weak scaling; BITMAPS picks the bitmap modes.
@@ -209,6 +214,55 @@ gpu)
       done
     done
   fi
+  if [[ " $PARTS " == *" pergpu "* ]]; then
+    # where users run: 2^26 vertices per GPU (PERGPU_SCALE), on 1x1 and on
+    # 1x2 and 2x1 at one scale more, by each of PERGPU_TRANSPORTS; and 1x1
+    # at scale 21 (LAT_SCALE), the latency check. BACKEND (cuda) may be cpu
+    # to try the part on a machine without GPUs. BASE_BIN (a build of another commit)
+    # runs each row alternately with BIN, REPS (3) pairs; the table at the
+    # end gives each row's medians and their ratio. Graphs no longer needed
+    # are removed as it goes (scale 27's edge file is 34 GB).
+    S=${PERGPU_SCALE:-26} R=${REPS:-3} B=${BACKEND:-cuda}
+    : >"$WORK/pergpu.log"
+    echo "## 2^$S vertices per GPU: 1x1 at scale ${LAT_SCALE:-21} and $S, ${PERGPU_GRIDS:-1x2 2x1} at $((S + 1)) by ${PERGPU_TRANSPORTS:-pull nccl mpi}; $R run(s) of each${BASE_BIN:+, alternating with $BASE_BIN}"
+    # row LABEL NP PART ARGS...: REPS runs of each build, alternating
+    row() {
+      local label=$1 np=$2 p=$3 r b; shift 3
+      for r in $(seq "$R"); do
+        for b in ${BASE_BIN:+base} new; do
+          local bin=$BIN; [ $b = base ] && bin=$BASE_BIN
+          BIN=$bin REPS=1 LEVELS=0 bfs "$label-$b" "$np" "$p" --backend "$B" "$@" | tee -a "$WORK/pergpu.log"
+        done
+      done
+    }
+    if [ -z "${PERGPU_GRIDS+x}" ] || [ -n "${PERGPU_GRIDS}" ]; then
+      for g in ${PERGPU_GRIDS:-1x2 2x1}; do part $((S + 1)) $g >/dev/null; done
+      [ "${KEEP_EDGES:-0}" = 1 ] || rm -f "$WORK/rmat-s$((S + 1))-e$EF.h5"
+    fi
+    p1=$(part "$S" 1x1); [ "${KEEP_EDGES:-0}" = 1 ] || rm -f "$WORK/rmat-s$S-e$EF.h5"
+    row "pergpu-1x1-s${LAT_SCALE:-21}-auto" 1 "$(part "${LAT_SCALE:-21}" 1x1)"
+    row "pergpu-1x1-s$S-auto" 1 "$p1"
+    for g in ${PERGPU_GRIDS-1x2 2x1}; do
+      for tp in ${PERGPU_TRANSPORTS:-pull nccl mpi}; do
+        row "pergpu-$g-s$((S + 1))-$tp" 2 "$WORK/rmat-s$((S + 1))-e$EF.g$g.h5" --transport "$tp"
+      done
+    done
+    python3 - "$WORK/pergpu.log" <<'PY'
+import re, sys, statistics as st
+runs = {}
+for line in open(sys.argv[1]):
+    m = re.match(r"(\S+)-(base|new)\s.*hmean\s+([\d.]+) GTEPS", line)
+    if m:
+        runs.setdefault(m.group(1), {}).setdefault(m.group(2), []).append(float(m.group(3)))
+print("%-30s %12s %12s %8s  runs" % ("row (GTEPS, median)", "base", "new", "new/base"))
+for row, d in runs.items():
+    b, n = d.get("base", []), d.get("new", [])
+    mb = st.median(b) if b else float("nan")
+    mn = st.median(n) if n else float("nan")
+    print("%-30s %12.2f %12.2f %8.3f  base %s new %s" % (row, mb, mn, mn / mb if b and mb > 0 else float("nan"),
+          " ".join("%.1f" % x for x in b), " ".join("%.1f" % x for x in n)))
+PY
+  fi
   if [[ " $PARTS " == *" proxy "* ]]; then
     # two ranks on one GPU, run concurrently by MPS with each held to
     # MPS_PCT % of the SMs: pull's device levels then wait on each other
@@ -217,7 +271,7 @@ gpu)
     # where no two-GPU host is lent. A stand-in: half a GPU per rank and
     # flags in one GPU's memory, not two GPUs and NVLink.
     S=${PROXY_SCALE:-21} PCT=${MPS_PCT:-50}
-    echo "## two ranks on one GPU under MPS (each $PCT % of the SMs; pull with B2_SHARED_PULL=1, nccl with B2_SHARED_NCCL=1): 1x1 at scale $((S - 1)), ${PROXY_GRIDS:-1x2 2x1} at $S, transports ${PROXY_TRANSPORTS:-pull mpi}"
+    echo "## two ranks on one GPU under MPS (each $PCT % of the SMs; pull and nccl with --test-shared-gpus): 1x1 at scale $((S - 1)), ${PROXY_GRIDS:-1x2 2x1} at $S, transports ${PROXY_TRANSPORTS:-pull mpi}"
     export CUDA_MPS_PIPE_DIRECTORY=$WORK/mps CUDA_MPS_LOG_DIRECTORY=$WORK/mps-log
     mkdir -p "$CUDA_MPS_PIPE_DIRECTORY" "$CUDA_MPS_LOG_DIRECTORY"
     nvidia-cuda-mps-control -d || { echo "bfs.sh: could not start the MPS daemon (nvidia-cuda-mps-control -d)" >&2; exit 1; }
@@ -226,8 +280,8 @@ gpu)
       --backend cuda --transport pull
     for g in ${PROXY_GRIDS:-1x2 2x1}; do
       for tp in ${PROXY_TRANSPORTS:-pull mpi}; do
-        CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=$PCT B2_SHARED_PULL=1 B2_SHARED_NCCL=1 LEVELS=0 \
-          bfs "proxy-$g-s$S-$tp" 2 "$(part "$S" $g)" --backend cuda --transport $tp
+        CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=$PCT LEVELS=0 \
+          bfs "proxy-$g-s$S-$tp" 2 "$(part "$S" $g)" --backend cuda --transport $tp --test-shared-gpus
       done
     done
     echo quit | nvidia-cuda-mps-control

@@ -10,8 +10,8 @@
 #             $SAN_TRANSPORTS (default pull nccl mpi; pull: the fold, resp.
 #             the expand exchange, read from the peer GPU); with one GPU,
 #             1x2 and 2x1 sharing it, by mpi and ipc, by pull with
-#             B2_SHARED_PULL=1 (device levels, the GPU time-sliced), and
-#             by nccl with B2_SHARED_NCCL=1 (NCCL's socket transport)
+#             --test-shared-gpus (device levels, the GPU time-sliced), and
+#             by nccl with it (NCCL's socket transport)
 #   bench:    bench/bfs.sh gpu
 # Everything is also logged to $OUT/gpu-check.log when OUT is set.
 set -u
@@ -37,7 +37,7 @@ for step in $steps; do
       n=$(( ${g%x*} * ${g#*x} ))
       if [ $n = 1 ]; then tps="auto pull"            # message levels; device levels
       elif [ $n -le $ng ]; then tps=${SAN_TRANSPORTS:-pull nccl mpi}
-      elif [ $ng = 1 ]; then tps="mpi ipc pull nccl" # one GPU shared (B2_SHARED_PULL, B2_SHARED_NCCL)
+      elif [ $ng = 1 ]; then tps="mpi ipc pull nccl" # one GPU shared (--test-shared-gpus)
       else continue; fi
       partition2d -q --grid $g "$B2_TMP/s10.h5" -o "$B2_TMP/s10.$g.h5"
       for tp in $tps; do
@@ -47,11 +47,11 @@ for step in $steps; do
         # errors; memory accesses are checked all the same
         if [ $n = 1 ]; then run=""; bms=auto; else run="mpiexec -n $n"; bms="on $([ $tp = mpi ] && echo auto)"; fi
         api=$([ $tp = nccl ] && echo "--report-api-errors no")
-        shared=$([ $n -gt $ng ] && echo 1 || echo 0)
+        testing=$([ $n -gt $ng ] && echo --test-shared-gpus)
         for tool in memcheck racecheck; do
           for bm in $bms; do
             l=$B2_TMP/san-$tool-$g-$tp-$bm.log
-            B2_SHARED_PULL=$shared B2_SHARED_NCCL=$shared $run compute-sanitizer --tool $tool $api --error-exitcode 9 bfs-gpu "$B2_TMP/s10.$g.h5" -n 4 --backend cuda --bitmap $bm --transport $tp -o "$B2_TMP/san.h5" >"$l" 2>&1
+            $run compute-sanitizer --tool $tool $api --error-exitcode 9 bfs-gpu "$B2_TMP/s10.$g.h5" -n 4 --backend cuda --bitmap $bm --transport $tp $testing -o "$B2_TMP/san.h5" >"$l" 2>&1
             rc=$?
             echo "compute-sanitizer $tool $g $tp --bitmap $bm: exit $rc; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$l" | sort | uniq -c | tr '\n' ' ')"
             [ $rc = 0 ] || { fail=1; tail -n 30 "$l"; }

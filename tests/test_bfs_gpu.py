@@ -214,6 +214,33 @@ for g in graphs[:1] if QUICK else graphs:
     for k in () if QUICK else (1, 2, 8):
         same("%s 1x1 cuda k=%d == k=4" % (g.name, k), run(g, 1, 1, "cuda", "--edges-per-thread", k), run(g, 1, 1, "cuda"))
 
+# Larger grids with ranks sharing the GPUs (the level plan's general paths:
+# rows and columns of more than two ranks): mpi, and nccl through
+# --test-shared-gpus, every direction; levels equal to the CPU backend's,
+# and every tree accepted by bfs-validate. B2_GPU_SHARED_GRIDS picks them
+# (default "2x2 2x4 4x4"; empty: none).
+import test_validate as tv
+for spec in ([] if QUICK else os.environ.get("B2_GPU_SHARED_GRIDS", "2x2 2x4 4x4").split()):
+    R, C = map(int, spec.split("x"))
+    g = graphs[0]
+    cp = run(g, R, C, "cpu", nroots=4)
+    for tp in ("mpi", "nccl"):
+        for d in ("auto", "top-down", "bottom-up"):
+            env = SHARED_NCCL if tp == "nccl" and R * C > ngpu else None
+            extra = ("--transport", tp, "--direction", d)
+            same("%s %dx%d cuda --transport %s --direction %s, GPUs shared == cpu" % (g.name, R, C, tp, d),
+                 run(g, R, C, "cuda", *extra, nroots=4, env=env), cp)
+            # the file run() wrote
+            out = os.path.join(TMP, "b-%s-%dx%d-cuda-%s%s.h5" % (g.name, R, C, "_".join(extra),
+                                                                "-sharednccl" if env is SHARED_NCCL else ""))
+            valid = os.path.join(TMP, "valid-%dx%d-%s-%s.h5" % (R, C, tp, d))
+            if rep.check("%s %dx%d %s %s: BFS file kept" % (g.name, R, C, tp, d), os.path.exists(out), out):
+                r = tv.validate(2, g.path, out, valid)
+                if rep.check("%s %dx%d %s %s: bfs-validate exits 0" % (g.name, R, C, tp, d), r.returncode == 0, r.stderr[-300:]):
+                    v = tv.read_valid(valid)
+                    rep.check("%s %dx%d %s %s: bfs-validate passes every tree" % (g.name, R, C, tp, d),
+                              len(v["passed"]) > 0 and (v["passed"] == 1).all(), str(v["passed"]))
+
 # Too little device memory: another process (PyTorch, where installed) holds
 # all but ~300 MiB of GPU 0; an R-MAT scale-20 graph needs more than is left.
 try:

@@ -3,7 +3,7 @@
 # transport when nccl.h is found as well).
 PROGRAMS += bfs-gpu
 bfs-gpu_SRCS   := traverse/main.c traverse/search.c traverse/transport.c traverse/mpi.c \
-                  traverse/ipc.c traverse/nccl.c traverse/cpu.c traverse/plan.c
+                  traverse/ipc.c traverse/nccl.c traverse/cpu.c traverse/plan.c traverse/partfile.c
 bfs-gpu_CUSRCS := traverse/cuda.cu
 
 # The level plan's unit tests (tests/test_plan.sh): plan.c alone, no MPI.
