@@ -81,8 +81,9 @@ gen() {
 }
 # part SCALE RxC
 part() {
-  local e f; e=$(gen "$1"); f=$WORK/rmat-s$1-e$EF.g$2.h5
+  local e f=$WORK/rmat-s$1-e$EF.g$2.h5
   if [ ! -e "$f" ]; then
+    e=$(gen "$1")
     local t0=$SECONDS
     mpi "$PART_NP" "$BIN/partition2d" -q --grid "$2" "$e" -o "$f" >&2
     echo "# partition2d scale $1 grid $2: $((SECONDS - t0)) s on $PART_NP ranks" >&2
@@ -240,8 +241,15 @@ gpu)
       [ "${KEEP_EDGES:-0}" = 1 ] || rm -f "$WORK/rmat-s$((S + 1))-e$EF.h5"
     fi
     p1=$(part "$S" 1x1); [ "${KEEP_EDGES:-0}" = 1 ] || rm -f "$WORK/rmat-s$S-e$EF.h5"
-    row "pergpu-1x1-s${LAT_SCALE:-21}-auto" 1 "$(part "${LAT_SCALE:-21}" 1x1)"
-    row "pergpu-1x1-s$S-auto" 1 "$p1"
+    p0=$(part "${LAT_SCALE:-21}" 1x1)
+    # PERGPU_RUN=0: the graphs only (a GPU host's CPUs can make them while
+    # its GPUs run the checks); PERGPU_1X1=0 leaves out the 1x1 rows
+    [ "${PERGPU_RUN:-1}" = 1 ] || R=0
+    if [ "$R" -gt 0 ]; then
+    if [ "${PERGPU_1X1:-1}" = 1 ]; then
+      row "pergpu-1x1-s${LAT_SCALE:-21}-auto" 1 "$p0"
+      row "pergpu-1x1-s$S-auto" 1 "$p1"
+    fi
     for g in ${PERGPU_GRIDS-1x2 2x1}; do
       for tp in ${PERGPU_TRANSPORTS:-pull nccl mpi}; do
         row "pergpu-$g-s$((S + 1))-$tp" 2 "$WORK/rmat-s$((S + 1))-e$EF.g$g.h5" --transport "$tp"
@@ -262,6 +270,7 @@ for row, d in runs.items():
     print("%-30s %12.2f %12.2f %8.3f  base %s new %s" % (row, mb, mn, mn / mb if b and mb > 0 else float("nan"),
           " ".join("%.1f" % x for x in b), " ".join("%.1f" % x for x in n)))
 PY
+    fi
   fi
   if [[ " $PARTS " == *" proxy "* ]]; then
     # two ranks on one GPU, run concurrently by MPS with each held to

@@ -53,14 +53,16 @@ static void test_backend(void)
 		int R, C, bitmap, direction;
 		int bottom_up, degree, front, fold;
 		int64_t cap;
+		int own_rows, from_levels;
 	} t[] = {
-		{"1x1 auto", 1, 1, B2_BITMAP_AUTO, B2_DIRECTION_AUTO, 1, 1, 0, 0, 10},
-		{"2x1 auto", 2, 1, B2_BITMAP_AUTO, B2_DIRECTION_AUTO, 1, 1, 1, 0, 10},
-		{"1x2 auto (a row that may carry)", 1, 2, B2_BITMAP_AUTO, B2_DIRECTION_AUTO, 1, 1, 1, 1, 10},
-		{"1x2 top-down", 1, 2, B2_BITMAP_AUTO, B2_DIRECTION_TOP_DOWN, 0, 0, 0, 1, 10},
-		{"1x3 bottom-up", 1, 3, B2_BITMAP_AUTO, B2_DIRECTION_BOTTOM_UP, 1, 0, 0, 1, 10},
-		{"2x2 bitmap off", 2, 2, B2_BITMAP_OFF, B2_DIRECTION_AUTO, 1, 1, 0, 0, 320},
-		{"4x4 bitmap on", 4, 4, B2_BITMAP_ON, B2_DIRECTION_AUTO, 1, 1, 1, 1, 0},
+		{"1x1 auto", 1, 1, B2_BITMAP_AUTO, B2_DIRECTION_AUTO, 1, 1, 0, 0, 10, 0, 0},
+		{"2x1 auto", 2, 1, B2_BITMAP_AUTO, B2_DIRECTION_AUTO, 1, 1, 1, 0, 10, 0, 0},
+		{"1x2 auto (a row that may carry)", 1, 2, B2_BITMAP_AUTO, B2_DIRECTION_AUTO, 1, 1, 1, 1, 10, 1, 1},
+		{"1x2 top-down", 1, 2, B2_BITMAP_AUTO, B2_DIRECTION_TOP_DOWN, 0, 0, 0, 1, 10, 0, 0},
+		{"1x3 bottom-up", 1, 3, B2_BITMAP_AUTO, B2_DIRECTION_BOTTOM_UP, 1, 0, 0, 1, 10, 1, 0},
+		{"2x2 bitmap off", 2, 2, B2_BITMAP_OFF, B2_DIRECTION_AUTO, 1, 1, 0, 0, 320, 0, 0},
+		{"4x4 bitmap on", 4, 4, B2_BITMAP_ON, B2_DIRECTION_AUTO, 1, 1, 1, 1, 0, 0, 0},
+		{"2x2 auto (a row of two, R > 1)", 2, 2, B2_BITMAP_AUTO, B2_DIRECTION_AUTO, 1, 1, 1, 1, 10, 0, 0},
 	};
 	for (size_t x = 0; x < sizeof t / sizeof t[0]; x++) {
 		b2_plan_grid g = grid(t[x].R, t[x].C, 0, 0, t[x].bitmap, t[x].direction);
@@ -78,6 +80,10 @@ static void test_backend(void)
 		EQ(name, o.pack_fold, t[x].fold);
 		snprintf(name, sizeof name, "backend %s: fold_cap", t[x].name);
 		EQ(name, o.fold_cap, t[x].cap);
+		snprintf(name, sizeof name, "backend %s: bottom-up on own rows", t[x].name);
+		EQ(name, o.own_rows, t[x].own_rows);
+		snprintf(name, sizeof name, "backend %s: predecessors may come from the levels", t[x].name);
+		EQ(name, o.preds_from_levels, t[x].from_levels);
 	}
 }
 

@@ -107,6 +107,10 @@ typedef struct b2_bkopts {
 	int pack_fold;        /* also build the outgoing fold lists as bitmaps */
 	int64_t fold_cap;     /* fold lists are written up to this many entries
 	                         (b: all; b/32 under --bitmap auto; 0 under on) */
+	int own_rows;         /* bottom-up steps look only at own rows, each through its
+	                         own column (plan.h BOTTOM_UP_OWN_ROWS) */
+	int preds_from_levels; /* the predecessors may come from the levels (plan.h
+	                         PREDS_FROM_LEVELS): keep what that needs */
 	int device;           /* CUDA device ordinal */
 	int trace;            /* --trace: the predecessor phases' times on stderr */
 } b2_bkopts;
@@ -129,6 +133,60 @@ typedef struct b2_regions {
 	int device;             /* CUDA device ordinal */
 } b2_regions;
 
+enum { B2_DIR_EXPAND = 0, B2_DIR_FOLD = 1 };
+/* Which folds carry the visited state (plan.h decides). */
+enum { B2_CARRY_NONE = 0, B2_CARRY_BOTTOM_UP = 1, B2_CARRY_EVERY = 2 };
+/* How the deferred predecessors are resolved after the levels (plan.h). */
+enum {
+	B2_PREDS_NONE,      /* one grid column: nothing is remote */
+	B2_PREDS_IN_PLACE,  /* the backend reads the row peers' records in place */
+	B2_PREDS_EXCHANGE,  /* requests, then answers, along the row */
+	B2_PREDS_ANSWERS,   /* every fold carried: the answers only */
+	B2_PREDS_LOCAL,     /* from the levels, with no exchange (pred_local) */
+};
+
+/* The run as the plan and the transports fixed it (configure). */
+typedef struct b2_bkrun {
+	int mem[2];         /* where each exchange's messages lie, [B2_DIR_]: B2_MEM_ */
+	int device_levels;  /* levels run on the device (below) */
+	int carry;          /* B2_CARRY_ */
+	int preds;          /* B2_PREDS_ */
+} b2_bkrun;
+
+/* Optional: what a device backend adds. */
+typedef struct b2_device_ops {
+	/* The memory transports address or map. peers: the n peers of exchange
+	 * dir, their share[] mapped into this process (peer[me] unused), so
+	 * that the backend reads their data in place (device levels' bitmaps
+	 * and flags, the visited blocks, the predecessors); n == 0 forgets
+	 * them. */
+	int (*regions)(void *bk, b2_regions *r);
+	int (*peers)(void *bk, int dir, int n, int me, const b2_regions *peer);
+	/* Bottom-up: the row peers' visited blocks read where they lie. */
+	int (*visited_in_place)(void *bk);
+	/* B2_PREDS_LOCAL: resolves every one of the fold's vertices with no
+	 * exchange on a 1x2 grid whose every fold carried the visited state;
+	 * pred_resolve then keeps what this wrote (B2_PRED_RESOLVED). The row
+	 * peer found such a vertex x of level L from a neighbour of level L - 1
+	 * in its block; the own column of x lists all of x's neighbours (R = 1,
+	 * the graph undirected), and the level of every row of the peer's block
+	 * is known here (carried with it, or found here from an own column one
+	 * level up), so a neighbour in the peer's block visited before level L
+	 * is a valid predecessor (any such is a BFS parent, not necessarily the
+	 * peer's choice). The CUDA backend looks at the first B2_PRED_SCAN peer
+	 * rows of every such column, one thread a vertex, and scans what is
+	 * left a warp per chunk of its column, level by level on a second
+	 * stream while the next levels run; pred_local only waits for that
+	 * work. NULL: the backend cannot. */
+	int (*pred_local)(void *bk);
+	/* Device levels: the last search's nlev levels, each one's busy time
+	 * busy[l] (on the host, from its start to update's return) split into
+	 * the phases expand exchange, expansion, fold exchange, update
+	 * (lv[4*l + x]): what the device can time without slowing the level,
+	 * the expansion the rest (its launches included). */
+	int (*level_phases)(void *bk, int nlev, const double *busy, double *lv);
+} b2_device_ops;
+
 typedef struct b2_backend {
 	const char *name;
 	/* Places the graph (the backend may keep or copy g's arrays; g stays the
@@ -138,12 +196,19 @@ typedef struct b2_backend {
 	/* Host buffers for MPI (pinned for CUDA). */
 	int (*host_alloc)(void *out_ptr, size_t bytes, const char *what);
 	void (*host_free)(void *p);
+	/* Once, before the first search: where the messages lie and how the
+	 * run goes. Device levels (a device backend): every exchange moves
+	 * bitmaps device to device, by reading the peers in place or by a
+	 * device transport into the own slots, and the GPUs are not shared:
+	 * stage_in / expand / update run a level with no host wait inside; the
+	 * host waits once per level, in update. Every rank runs the same
+	 * levels and starts a level only when all finished the last. */
+	int (*configure)(void *bk, const b2_bkrun *run);
 	/* Resets bitmap and levels; root_k >= 0: this rank owns the root.
 	 * Returns when that is done (peers may read the frontier in place). */
 	int (*begin)(void *bk, int64_t root_k);
-	/* The current frontier as a message for the grid-column peers, its data
-	 * in memory `mem` (B2_MEM_). */
-	int (*front_msg)(void *bk, int bitmap, int mem, b2_msg *out);
+	/* The current frontier as a message for the grid-column peers. */
+	int (*front_msg)(void *bk, int bitmap, b2_msg *out);
 	/* Makes received messages (slot s = sender's grid row for expand, grid
 	 * column for fold; slot `self` ignored) available to expand/update.
 	 * dir: B2_DIR_EXPAND or B2_DIR_FOLD. Data in host memory is copied in;
@@ -154,118 +219,62 @@ typedef struct b2_backend {
 	/* Bottom-up levels need the visited state of every local row, which the
 	 * rows' owners (the grid-row peers) hold: *send = this rank's own block
 	 * of the visited bitmap (bmp_words(b) words), *recv = room for C of
-	 * them, both in memory `mem`; the transport allgathers along the grid
-	 * row, then visited_in merges them. visited_in(NULL): the backend reads
-	 * the peers' blocks in place (peers() was given the row). */
-	int (*visited_bufs)(void *bk, int mem, uint32_t **send, uint32_t **recv);
+	 * them; the transport allgathers along the grid row, then visited_in
+	 * merges them. */
+	int (*visited_bufs)(void *bk, uint32_t **send, uint32_t **recv);
 	int (*visited_in)(void *bk, const uint32_t *recv);
-	/* The local step of level st->lvl in direction st->dir over the own frontier and the staged expand messages;
-	 * cnt[c] = vertices discovered for grid column c (cnt[j]: the new own
-	 * frontier so far); *examined = edges looked at. With device levels
-	 * nothing is returned (cnt and *examined come with the update) and
-	 * nothing waits. */
+	/* The local step of level st->lvl in direction st->dir over the own
+	 * frontier and the staged expand messages; cnt[c] = vertices
+	 * discovered for grid column c (cnt[j]: the new own frontier so far);
+	 * *examined = edges looked at. With device levels nothing is returned
+	 * (cnt and *examined come with the update) and nothing waits. */
 	int (*expand)(void *bk, const b2_step *st, int64_t *cnt, int64_t *examined);
 	/* Outgoing fold messages for every c != j (use_bitmap[c] picks the
-	 * form), in memory `mem`; and, unless use_bitmap[j] < 0, out[j]: the
-	 * step's discoveries of the own block, which the fold carries
-	 * (transport.h). With device levels: bitmaps, count -1. */
-	int (*fold_msgs)(void *bk, const int *use_bitmap, int mem, b2_msg *out);
-	/* Marks the rows of row peer c's block that m (in memory `mem` of the
-	 * fold link, or a host list of the root) names visited: what c carried
-	 * with its fold message at level lvl (0: the root); and remembers them
-	 * as c's own finds (carried rows, reset by begin), for pred_answers
-	 * without requests, and on a 1x2 grid their level (backends with
-	 * pred_local). */
+	 * form), and, unless use_bitmap[j] < 0, out[j]: the step's discoveries
+	 * of the own block, which the fold carries. With device levels:
+	 * bitmaps of count -1, or where use_bitmap[c] is 0 a list of a count
+	 * word and the entries (plan.h's FOLD_BOUND); a carrying fold's
+	 * message is the sender's whole discovery set, or its own block alone
+	 * (B2_CARRYING_OWN). */
+	int (*fold_msgs)(void *bk, const int *use_bitmap, b2_msg *out);
+	/* Marks the rows of row peer c's block that m (as the fold's transport
+	 * delivered it, or a host list of the root) names visited: what c
+	 * carried with its fold message at level lvl (0: the root); and
+	 * remembers them as c's own finds (carried rows, reset by begin), for
+	 * the answers without requests, and for pred_local their level. */
 	int (*carry_in)(void *bk, const b2_msg *m, int c, int lvl);
 	/* Frontier update over the staged fold messages; st->front = new
 	 * frontier size, st->degree = the sum of its tuple degrees (the
-	 * direction heuristic's edge count; may be left 0 when the step was
-	 * bottom-up: the level loop does not use it then), st->examined = the
+	 * direction rule's edge count; may be left 0 when the step was
+	 * bottom-up: the plan does not use it then), st->examined = the
 	 * level's edges looked at when the step could not say (device levels),
 	 * else untouched. */
 	int (*update)(void *bk, int lvl, b2_level_stats *st);
 	/* Deferred predecessors (the paper's section 3.6), in one request and
 	 * one answer round along the grid row, only for the vertices the fold
-	 * brought: pred_requests: out[s] = the owned k whose provisional
+	 * brought. pred_requests: out[s] = the owned k whose provisional
 	 * predecessor is row peer s (out[j] empty), as a list or (CUDA, where
-	 * smaller) a bitmap standing for the ascending list; pred_answers:
+	 * smaller) a bitmap standing for the ascending list. pred_answers:
 	 * in[c] = peer c's requests, out[c] = the local columns this rank
-	 * recorded for them, in the list's order; pred_resolve(in) turns in[s]
-	 * (the answers to the requests to s) into global ids. All data in
-	 * memory `mem`. Where every fold carried the visited state (message
-	 * levels on a row of two, transport.h) the requests need not travel:
-	 * a peer asks for exactly the rows of its block this rank found and it
-	 * did not (visited here, not carried), so pred_requests(NULL)
-	 * only makes the lists the answers are applied through, and
-	 * pred_answers(NULL, out) answers those rows in ascending order.
-	 * pred_resolve(NULL): nothing to exchange (C == 1), or the backend reads
-	 * the row peers' predecessors in place (peers() was given the row). */
-	int (*pred_requests)(void *bk, int mem, b2_msg *out);
-	int (*pred_answers)(void *bk, int mem, const b2_msg *in, b2_msg *out);
+	 * recorded for them, in the list's order. pred_resolve: in[s] (the
+	 * answers to the requests to s) into global ids.
+	 * B2_PREDS_ANSWERS (every fold carried the visited state): a peer asks
+	 * for exactly the rows of its block this rank found and it did not
+	 * (visited here, not carried), so no requests travel: pred_requests
+	 * only makes the lists the answers are applied through (out is left
+	 * alone), and pred_answers answers those rows in ascending order (in
+	 * is not read). B2_PREDS_NONE, _IN_PLACE, _LOCAL: pred_resolve alone,
+	 * in not read (in place: the row peers' records, peers() mapped). */
+	int (*pred_requests)(void *bk, b2_msg *out);
+	int (*pred_answers)(void *bk, const b2_msg *in, b2_msg *out);
 	int (*pred_resolve)(void *bk, const b2_msg *in);
-	/* Optional. 1x2 grid (R = 1, C = 2) whose every fold carried the
-	 * visited state (B2_CARRY_EVERY: message levels with bottom-up
-	 * allowed, or device levels with B2_CARRY_EVERY=1): resolves
-	 * every one of the fold's vertices with no exchange; the level loop
-	 * then calls pred_resolve(NULL), which keeps what this wrote
-	 * (B2_PRED_RESOLVED). The row peer found such a vertex x of level L
-	 * from a neighbour of level L - 1 in its block; the own column of x
-	 * lists all of x's neighbours (R = 1, the graph undirected), and the
-	 * level of every row of the peer's block is known here (carried with
-	 * it, or found here from an own column one level up), so a neighbour
-	 * in the peer's block visited before level L is a valid predecessor
-	 * (any such is a BFS parent, not necessarily the peer's choice). The
-	 * CUDA backend looks at the first B2_PRED_SCAN peer rows of every such
-	 * column, one thread a vertex, and scans what is left (a vertex whose
-	 * parents are few among many neighbours, mostly of an early level) a
-	 * warp per chunk of its column; it does so level by level, after each
-	 * level's update, on a second stream while the next levels run, and
-	 * pred_local only waits for that work. On the CPU the scan's chains of
-	 * dependent memory reads took longer than the exchange (2.7 against
-	 * ~1 ms a search at scale 18 on the development machine), so the CPU
-	 * backend leaves it NULL and the exchange asks for all (without
-	 * requests, above). */
-	int (*pred_local)(void *bk);
 	/* Global predecessors of owned vertices, -1 unreached: [b] on the host. */
 	int (*pred)(void *bk, int64_t *out);
 	/* Sum of tuple_degree over reached owned vertices. */
 	int (*degree_sum)(void *bk, int64_t *sum);
-	/* Optional, device backends (NULL: message data is host memory only).
-	 * regions: the memory transports address or map. peers: the n peers of
-	 * exchange dir, their share[] mapped into this process (peer[me]
-	 * unused), so that the backend reads their data in place (device
-	 * levels' bitmaps and flags, the visited blocks, the predecessors);
-	 * n == 0 forgets them. */
-	int (*regions)(void *bk, b2_regions *r);
-	int (*peers)(void *bk, int dir, int n, int me, const b2_regions *peer);
-	/* Optional: device levels (the search decides: every exchange moves
-	 * bitmaps device to device, by reading the peers in place or by a
-	 * device transport into the own slots, and the GPUs are not shared):
-	 * stage_in / expand / update run a level with no host wait inside; the
-	 * host waits once per level, in update. Every rank must run the same
-	 * levels and start a level only when all finished the last.
-	 * level_phases: the last search's nlev levels, each one's busy time
-	 * busy[l] (on the host, from its start to update's return) split into
-	 * the phases expand exchange, expansion, fold exchange, update
-	 * (lv[4*l + x]): what the device can time without slowing the level,
-	 * the expansion the rest (its launches included). carry (B2_CARRY_):
-	 * the folds carry the visited state (transport.h, b2_link.carry).
-	 * With device levels, on bottom-up levels or every level: each fold
-	 * message is the sender's whole discovery set, and the update ORs the
-	 * row peer's discoveries of its own block into the visited bitmap too
-	 * (every level: also into the carried rows and, 1x2, the peer's
-	 * levels, as carry_in does); on a grid of one row a bottom-up step must
-	 * find only vertices of the own block (the rows are all here), and such
-	 * a level's fold message is then the sender's own block alone
-	 * (transport.h, B2_CARRYING_OWN); message levels (on == 0): fold_msgs
-	 * gives out[j] every level. */
-	int (*device_levels)(void *bk, int on, int carry);
-	int (*level_phases)(void *bk, int nlev, const double *busy, double *lv);
+	const b2_device_ops *device; /* NULL: messages in host memory only */
 } b2_backend;
 
-enum { B2_DIR_EXPAND = 0, B2_DIR_FOLD = 1 };
-/* Which folds carry the visited state (transport.h, b2_link.carry). */
-enum { B2_CARRY_NONE = 0, B2_CARRY_BOTTOM_UP = 1, B2_CARRY_EVERY = 2 };
 /* Reading peers in place works on grids whose sides have at most this many
  * ranks (one kernel argument names every peer's bitmap). */
 #define B2_PULL_MAX 32

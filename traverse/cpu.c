@@ -21,6 +21,7 @@ typedef struct cpu_bk {
 	uint32_t *front;    /* [b] own frontier (k) */
 	int64_t nfront;
 	int step_dir;       /* the last step's direction (B2_TOP_DOWN, B2_BOTTOM_UP) */
+	int preds;          /* how the predecessors are resolved (B2_PREDS_) */
 	uint32_t *dst;      /* [C][b] outgoing fold lists (slot j unused) */
 	uint32_t *bmp;      /* [C][bw+1] outgoing bitmaps; slot j: the frontier */
 	int64_t *cnt;       /* [C] */
@@ -151,12 +152,11 @@ static int cpu_begin(void *p, int64_t root_k)
 	return 0;
 }
 
-/* Host memory only: `mem` is always B2_MEM_HOST (no device transport
- * serves a backend without regions). */
-static int cpu_front_msg(void *p, int bitmap, int mem, b2_msg *m)
+/* Host memory only: no device transport serves a backend without device
+ * operations. */
+static int cpu_front_msg(void *p, int bitmap, b2_msg *m)
 {
 	cpu_bk *k = p;
-	(void)mem;
 	m->count = k->nfront;
 	m->bitmap = bitmap;
 	if (bitmap) {
@@ -306,10 +306,9 @@ static void get_shifted(uint32_t *dst, const uint32_t *src, int64_t srcw, int64_
 		dst[nw - 1] &= (1u << (n & 31)) - 1;
 }
 
-static int cpu_visited_bufs(void *p, int mem, uint32_t **send, uint32_t **recv)
+static int cpu_visited_bufs(void *p, uint32_t **send, uint32_t **recv)
 {
 	cpu_bk *k = p;
-	(void)mem;
 	get_shifted(k->vsend, k->vis, b2_bmp_words(k->nr), k->b, (int64_t)k->g.j * k->b);
 	*send = k->vsend;
 	*recv = k->vrecv;
@@ -468,10 +467,9 @@ static int cpu_expand(void *p, const b2_step *s, int64_t *cnt_out, int64_t *exam
 	return 0;
 }
 
-static int cpu_fold_msgs(void *p, const int *use_bitmap, int mem, b2_msg *out)
+static int cpu_fold_msgs(void *p, const int *use_bitmap, b2_msg *out)
 {
 	cpu_bk *k = p;
-	(void)mem;
 	for (int c = 0; c < k->g.C; c++) {
 		const int own = c == k->g.j;
 		out[c].count = k->cnt[c];
@@ -552,15 +550,14 @@ static int cpu_update(void *p, int lvl, b2_level_stats *st)
 /* Own vertices found locally, the root and the unreached already have their
  * global predecessor (discover, begin); left are those the fold brought,
  * whose provisional predecessor is the sender's grid column s: they are
- * requested from s (lists in dst, free after the levels). out NULL: only
- * the lists, the requests do not travel (s knows them: pred_answers). */
-static int cpu_pred_requests(void *p, int mem, b2_msg *out)
+ * requested from s (lists in dst, free after the levels). Answers only:
+ * just the lists, the requests do not travel (s knows them). */
+static int cpu_pred_requests(void *p, b2_msg *out)
 {
 	cpu_bk *k = p;
 	const int64_t b = k->b;
 	const int j = k->g.j;
 	int64_t *n = k->nreq;
-	(void)mem;
 	memset(n, 0, (size_t)k->g.C * sizeof *n);
 	for (int64_t x = 0; x < b; x++) {
 		uint32_t q = k->pred[(size_t)j * (size_t)b + (size_t)x];
@@ -569,19 +566,20 @@ static int cpu_pred_requests(void *p, int mem, b2_msg *out)
 			k->dst[(size_t)s * (size_t)b + (size_t)n[s]++] = (uint32_t)x;
 		}
 	}
-	for (int c = 0; c < k->g.C && out; c++)
+	for (int c = 0; c < k->g.C && k->preds != B2_PREDS_ANSWERS; c++)
 		out[c] = (b2_msg){k->dst + (size_t)c * (size_t)b, n[c], 0};
 	return 0;
 }
 
 /* Peer c asks for the local columns recorded for rows c*b + k: the list
- * in[c], or (in NULL) every row of c's block this rank found and c did
- * not (visited, not carried), in ascending order. */
-static int cpu_pred_answers(void *p, int mem, const b2_msg *in, b2_msg *out)
+ * in[c], or (answers only) every row of c's block this rank found and c
+ * did not (visited, not carried), in ascending order. */
+static int cpu_pred_answers(void *p, const b2_msg *in, b2_msg *out)
 {
 	cpu_bk *k = p;
 	const int64_t b = k->b;
-	(void)mem;
+	if (k->preds == B2_PREDS_ANSWERS)
+		in = NULL;
 	for (int c = 0; c < k->g.C; c++) {
 		const uint32_t *pc = k->pred + (size_t)c * (size_t)b;
 		uint32_t *a = k->ans + (size_t)c * (size_t)b;
@@ -606,7 +604,7 @@ static int cpu_pred_resolve(void *p, const b2_msg *in)
 {
 	cpu_bk *k = p;
 	const int64_t b = k->b, R = k->g.R;
-	if (!in) /* C == 1: nothing came by the fold */
+	if (k->preds == B2_PREDS_NONE) /* nothing came by the fold */
 		return 0;
 	for (int s = 0; s < k->g.C; s++) {
 		const uint32_t *req = k->dst + (size_t)s * (size_t)b;
@@ -639,12 +637,22 @@ static int cpu_degree_sum(void *p, int64_t *sum)
 	return 0;
 }
 
+static int cpu_configure(void *p, const b2_bkrun *run)
+{
+	cpu_bk *k = p;
+	if (run->device_levels || run->preds == B2_PREDS_IN_PLACE || run->preds == B2_PREDS_LOCAL)
+		return b2_err(B2_EFAIL, "internal: the CPU backend has no device levels");
+	k->preds = run->preds;
+	return 0;
+}
+
 const b2_backend b2_cpu_backend = {
 	.name = "cpu",
 	.create = cpu_create,
 	.destroy = cpu_destroy,
 	.host_alloc = cpu_host_alloc,
 	.host_free = cpu_host_free,
+	.configure = cpu_configure,
 	.begin = cpu_begin,
 	.front_msg = cpu_front_msg,
 	.stage_in = cpu_stage_in,

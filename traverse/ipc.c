@@ -24,7 +24,7 @@ static void ipc_close(b2_link *l)
 	ipc_link *m = l->impl;
 	if (!m)
 		return;
-	l->be->peers(l->bk, l->dir, 0, 0, NULL);
+	l->be->device->peers(l->bk, l->dir, 0, 0, NULL);
 	for (int q = 0; m->peer && q < l->n; q++)
 		for (int s = 0; q != l->me && s < B2_NSHARE; s++)
 			if (m->peer[q].share[s])
@@ -47,7 +47,7 @@ static int ipc_open(b2_link *l, int *ok)
 	l->impl = m;
 	B2_TRY(b2_calloc(&m->peer, (size_t)l->n, sizeof *m->peer, "IPC link"));
 	B2_TRY(b2_calloc(&h, (size_t)l->n * B2_NSHARE, sizeof *h, "IPC handles"));
-	B2_TRY(l->be->regions(l->bk, &m->own));
+	B2_TRY(l->be->device->regions(l->bk, &m->own));
 	for (int s = 0; s < B2_NSHARE && !fail; s++)
 		fail = cudaIpcGetMemHandle(&h[(size_t)l->me * B2_NSHARE + s], m->own.share[s]) != cudaSuccess;
 	B2_TRY(b2_mpi_ok(MPI_Allgather(MPI_IN_PLACE, (int)(B2_NSHARE * sizeof *h), MPI_BYTE, h,
@@ -66,7 +66,7 @@ static int ipc_open(b2_link *l, int *ok)
 	if (fail)
 		cudaGetLastError();
 	else
-		fail = l->be->peers(l->bk, l->dir, l->n, l->me, m->peer) != 0;
+		fail = l->be->device->peers(l->bk, l->dir, l->n, l->me, m->peer) != 0;
 	if (b2_agree(fail, l->comm))
 		goto done;
 	*ok = 1;

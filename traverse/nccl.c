@@ -3,19 +3,17 @@
  * stream, so that no message data passes through the host inside a level.
  * MPI does the start-up (the ncclUniqueId, broadcast on the link's
  * communicator) and the control: the message headers when sizes travel
- * with the messages. With device levels the sizes are known (every message
- * a bitmap; the frontier sizes from the termination test) and a level
- * needs no host step at all.
+ * with the messages. With device levels the sizes are the plan's and a
+ * level needs no host step at all.
  *
  * libnccl is loaded at run time (dlopen), so that bfs-gpu starts on hosts
  * without it and --transport auto falls back to MPI there; B2_NCCL_LIB
  * names the library when it is not on the loader's path.
  *
- * B2_SHARED_NCCL=1 (testing, transport.c): ranks that share a GPU. NCCL
- * refuses two ranks of a communicator on one GPU of one host, so each rank
- * gets a host identity of its own (NCCL_HOSTID, unless set), and NCCL
- * joins them by its network (socket) transport: a one-GPU host can run
- * the NCCL path, as ranks on different nodes would. */
+ * --test-shared-gpus: ranks that share a GPU. NCCL refuses two ranks of a
+ * communicator on one GPU of one host, so bfs-gpu gives each rank a host
+ * identity of its own (NCCL_HOSTID, main.c) and NCCL joins them by its
+ * network (socket) transport, as it would ranks on different nodes. */
 #ifdef B2_HAVE_NCCL
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
@@ -130,7 +128,7 @@ static int nccl_open(b2_link *l, int *ok)
 		B2_FAIL(B2_EFAIL, "%s", N.why);
 	B2_TRY(b2_calloc(&m, 1, sizeof *m, "NCCL link"));
 	l->impl = m;
-	B2_TRY(l->be->regions(l->bk, &m->own));
+	B2_TRY(l->be->device->regions(l->bk, &m->own));
 	memset(&id, 0, sizeof id);
 	if (l->me == 0)
 		B2_TRY(nccl_ok(N.ncclGetUniqueId(&id), "ncclGetUniqueId"));

@@ -24,11 +24,14 @@ void b2_plan_backend(const b2_plan_grid *g, b2_bkopts *o)
 	 * bitmaps (on) */
 	o->fold_cap = g->bitmap_mode == B2_BITMAP_ON ? 0
 	            : g->bitmap_mode == B2_BITMAP_AUTO ? g->b / 32 : g->b;
+	o->own_rows = o->bottom_up && g->R == 1 && g->C > 1;   /* BOTTOM_UP_OWN_ROWS */
+	o->preds_from_levels = row_may_carry(g) && g->R == 1;  /* PREDS_FROM_LEVELS */
 }
 
 b2_run_plan b2_plan_run(const b2_plan_grid *g, const b2_plan_caps *caps)
 {
-	b2_run_plan r = {.device_levels = caps->device_levels,
+	b2_run_plan r = {.fold_exchange = g->C > 1,
+	                 .device_levels = caps->device_levels,
 	                 .expand_lists = caps->device_levels && caps->expand_lists,
 	                 .fold_lists = caps->device_levels && caps->fold_lists};
 	/* device levels carry on bottom-up levels only: their fold messages

@@ -28,6 +28,10 @@
  *       the predecessor exchange (answers only);
  *   PREDS_FROM_LEVELS  on a 1x2 grid carrying every level, a backend that
  *       can resolves the predecessors from the levels, with no exchange;
+ *   BOTTOM_UP_OWN_ROWS  on a grid of one row a vertex's own column lists
+ *       all its neighbours, so a bottom-up step looks only at the own rows,
+ *       each through its own column (no row scanned on two ranks, no
+ *       row-major copy);
  *   CARRY_OWN_BLOCK  device levels on a grid of one row: a bottom-up step
  *       finds only own rows, so a carrying fold sends the own block alone;
  *   FOLD_BOUND  on a grid of one row a top-down step discovers at most its
@@ -45,15 +49,6 @@ enum { B2_DIRECTION_TOP_DOWN = 0, B2_DIRECTION_BOTTOM_UP = 1, B2_DIRECTION_AUTO 
 
 /* A message's form. */
 enum { B2_FORM_NONE = 0, B2_FORM_LIST = 1, B2_FORM_BITMAP = 2 };
-
-/* How the deferred predecessors are resolved after the levels. */
-enum {
-	B2_PREDS_NONE,      /* one grid column: nothing is remote */
-	B2_PREDS_IN_PLACE,  /* the backend reads the row peers' records in place */
-	B2_PREDS_EXCHANGE,  /* requests, then answers, along the row */
-	B2_PREDS_ANSWERS,   /* every fold carried: the answers only */
-	B2_PREDS_LOCAL,     /* PREDS_FROM_LEVELS: no exchange */
-};
 
 /* What the run's options and the grid are. */
 typedef struct b2_plan_grid {
@@ -77,9 +72,10 @@ typedef struct b2_plan_caps {
 
 /* Fixed for the run. */
 typedef struct b2_run_plan {
+	int fold_exchange;   /* the grid row has peers to fold to (C > 1) */
 	int device_levels;
 	int carry;           /* B2_CARRY_ (backend.h) */
-	int preds;           /* B2_PREDS_ */
+	int preds;           /* B2_PREDS_ (backend.h) */
 	int expand_lists, fold_lists;
 } b2_run_plan;
 

@@ -64,8 +64,10 @@ int b2_search_init(b2_search *s, const b2_backend *be, void *bk, const b2_graph 
 	b2_plan_caps caps;
 	B2_TRY(b2_links_open(&s->expand, &s->fold, s->col, s->row, be, bk, g->b, &to, &caps));
 	s->run = b2_plan_run(&s->grid, &caps);
-	if (be->device_levels)
-		error = be->device_levels(bk, s->run.device_levels, s->run.carry);
+	const b2_bkrun run = {.mem = {b2_link_mem(&s->expand), b2_link_mem(&s->fold)},
+	                      .device_levels = s->run.device_levels, .carry = s->run.carry,
+	                      .preds = s->run.preds};
+	error = be->configure(bk, &run);
 done:
 	/* every rank alike, so the collective clean-up is safe */
 	if ((error = b2_agree(error, MPI_COMM_WORLD)) != 0)
@@ -135,7 +137,7 @@ static void expand_exchange(b2_search *s)
 	}
 	if (p->expand_out.form != B2_FORM_NONE) {
 		const int bm = p->expand_out.form == B2_FORM_BITMAP;
-		check(be->front_msg(s->bk, bm, s->expand.ops->mem, &m));
+		check(be->front_msg(s->bk, bm, &m));
 		for (int q = 0; q < R; q++)
 			s->out[q] = m;
 		if (s->run.device_levels) {
@@ -161,24 +163,22 @@ static void fold_exchange(b2_search *s, int lvl)
 	const int C = s->grid.C, me = s->grid.j;
 	s->fold.carrying = p->step.carrying;
 	s->lfold[2 * (lvl - 1)] = s->lfold[2 * (lvl - 1) + 1] = 0;
-	if (C == 1) {
+	if (!s->run.fold_exchange) {
 		if (!s->run.device_levels)
 			check(be->stage_in(s->bk, B2_DIR_FOLD, s->fold.in, C, me));
 		return;
 	}
 	if (s->run.device_levels) {
-		int lists = 0;
 		for (int c = 0; c < C; c++) {
 			const b2_msg_plan *o = &p->fold_out[c], *in = &p->fold_in[c];
 			s->use_bitmap[c] = o->form == B2_FORM_BITMAP;
 			s->in[c] = (b2_msg){NULL, in->form == B2_FORM_LIST ? in->count : -1,
 			                    in->form != B2_FORM_LIST};
-			lists |= o->form == B2_FORM_LIST || in->form == B2_FORM_LIST;
 			if (c != me)
 				count_msg(s, o->form);
 		}
 		check(be->stage_in(s->bk, B2_DIR_FOLD, s->in, C, me));
-		check(be->fold_msgs(s->bk, lists ? s->use_bitmap : NULL, B2_MEM_DEVICE, s->out));
+		check(be->fold_msgs(s->bk, s->use_bitmap, s->out));
 		for (int c = 0; c < C; c++)
 			if (c != me && p->fold_out[c].form == B2_FORM_LIST)
 				s->out[c] = (b2_msg){s->out[c].data, p->fold_out[c].count, 0};
@@ -195,7 +195,7 @@ static void fold_exchange(b2_search *s, int lvl)
 	if (!b2_plan_fold_carries(p))
 		s->use_bitmap[me] = -1;
 	double t0 = b2_now();
-	check(be->fold_msgs(s->bk, s->use_bitmap, s->fold.ops->mem, s->out));
+	check(be->fold_msgs(s->bk, s->use_bitmap, s->out));
 	double t1 = b2_now();
 	check(b2_link_round(&s->fold, s->out));
 	s->lfold[2 * (lvl - 1)] = t1 - t0;
@@ -242,7 +242,7 @@ static void device_phases(b2_search *s)
 	for (int l = 0; l < n; l++)
 		busy[l] = s->lphase[5 * l] + s->lphase[5 * l + 1] + s->lphase[5 * l + 2] +
 		          s->lphase[5 * l + 3];
-	check(s->be->level_phases(s->bk, n, busy, lv));
+	check(s->be->device->level_phases(s->bk, n, busy, lv));
 	for (int p = 0; p < 4; p++)
 		s->phase[p] = 0;
 	s->expansion_by_dir[0] = s->expansion_by_dir[1] = 0;
@@ -270,7 +270,7 @@ static void predecessors(b2_search *s, double *t_local)
 	memset(s->fold.pred_time, 0, sizeof s->fold.pred_time);
 	switch (s->run.preds) {
 	case B2_PREDS_LOCAL: {
-		check(be->pred_local(s->bk));
+		check(be->device->pred_local(s->bk));
 		double tl = *t_local = b2_now();
 		check(be->pred_resolve(s->bk, NULL));
 		s->fold.pred_time[4] = b2_now() - tl;

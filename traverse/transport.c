@@ -192,7 +192,7 @@ int b2_links_open(b2_link *expand, b2_link *fold, MPI_Comm col, MPI_Comm row,
                   b2_plan_caps *caps)
 {
 	int error = 0, bad = 0, usable[NTRANSPORTS];
-	const int k = o->kind, device = be->regions != NULL;
+	const int k = o->kind, device = be->device != NULL;
 	/* --test-shared-gpus: the named pull or nccl although ranks share a
 	 * GPU. A device wait then ends only when the GPU time-slices to the
 	 * peer's context (slow), but a one-GPU host checks their levels */
@@ -213,7 +213,7 @@ int b2_links_open(b2_link *expand, b2_link *fold, MPI_Comm col, MPI_Comm row,
 	/* device levels: every exchange moves bitmaps device to device, the
 	 * GPUs are not shared, and all ranks agree (their loops must match).
 	 * One rank has no exchange: it runs device levels when pull is named. */
-	int dl = be->device_levels && o->bitmaps && !shared && k != B2_TP_IPC &&
+	int dl = device && o->bitmaps && !shared && k != B2_TP_IPC &&
 	         expand->n <= B2_PULL_MAX && fold->n <= B2_PULL_MAX &&
 	         (expand->n * fold->n > 1 || k == B2_TP_PULL);
 	for (int x = 0; x < 2; x++)
@@ -231,7 +231,7 @@ int b2_links_open(b2_link *expand, b2_link *fold, MPI_Comm col, MPI_Comm row,
 	caps->fold_in_place = fold->n > 1 && fold->ops->in_place;
 	caps->expand_lists = !b2_agree(!expand->lists, MPI_COMM_WORLD);
 	caps->fold_lists = !b2_agree(!fold->lists, MPI_COMM_WORLD);
-	caps->pred_local = be->pred_local != NULL;
+	caps->pred_local = device && be->device->pred_local;
 done:
 	return b2_agree(error, MPI_COMM_WORLD);
 }
@@ -296,7 +296,7 @@ int b2_link_visited_gather(b2_link *l)
 {
 	int error = 0;
 	uint32_t *send = NULL, *recv = NULL;
-	B2_TRY(l->be->visited_bufs(l->bk, l->ops->mem, &send, &recv));
+	B2_TRY(l->be->visited_bufs(l->bk, &send, &recv));
 	B2_TRY(l->ops->allgather(l, send, recv, b2_bmp_words(l->b)));
 	B2_TRY(l->be->visited_in(l->bk, recv));
 done:
@@ -305,7 +305,7 @@ done:
 
 int b2_link_visited_in_place(b2_link *l)
 {
-	return l->be->visited_in(l->bk, NULL);
+	return l->be->device->visited_in_place(l->bk);
 }
 
 int b2_link_preds_in_place(b2_link *l, int answers)
@@ -329,16 +329,16 @@ int b2_link_preds_exchange(b2_link *l, int answers)
 	if (answers) {
 		/* the answers first: their wait is then not for the own lists,
 		 * which the backend makes while the answers travel */
-		B2_TRY(be->pred_answers(l->bk, l->ops->mem, NULL, out));
+		B2_TRY(be->pred_answers(l->bk, NULL, out));
 		d[2] = (u = b2_now()) - t;
-		B2_TRY(be->pred_requests(l->bk, l->ops->mem, NULL));
+		B2_TRY(be->pred_requests(l->bk, out));
 		d[0] = (t = b2_now()) - u;
 	} else {
-		B2_TRY(be->pred_requests(l->bk, l->ops->mem, out));
+		B2_TRY(be->pred_requests(l->bk, out));
 		d[0] = (u = b2_now()) - t;
 		B2_TRY(l->ops->round(l, out, NULL));
 		d[1] = (t = b2_now()) - u;
-		B2_TRY(be->pred_answers(l->bk, l->ops->mem, l->in, out));
+		B2_TRY(be->pred_answers(l->bk, l->in, out));
 		d[2] = (u = b2_now()) - t;
 		t = u;
 	}

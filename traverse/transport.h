@@ -137,6 +137,13 @@ int b2_link_one_node(MPI_Comm comm, int n, int *yes);
  * peer p sends, landing in slot0 + p * slotw. */
 int b2_link_headers(b2_link *l, const b2_msg *out, uint32_t *slot0, int64_t slotw);
 
+/* Where the link's messages lie: its transport's memory (host for a link
+ * of one rank, which moves none). */
+static inline int b2_link_mem(const b2_link *l)
+{
+	return l->ops ? l->ops->mem : B2_MEM_HOST;
+}
+
 /* One round in message mode (sizes travel with the messages). */
 int b2_link_round(b2_link *l, const b2_msg *out);
 /* What transports that move the data share: the visited state by their
