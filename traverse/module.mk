@@ -4,4 +4,6 @@
 PROGRAMS += bfs-gpu
 bfs-gpu_SRCS   := traverse/main.c traverse/search.c traverse/transport.c traverse/mpi.c \
                   traverse/ipc.c traverse/nccl.c traverse/cpu.c
-bfs-gpu_CUSRCS := traverse/cuda.cu
+# the CUDA backend by phase (traverse/cuda/common.cuh says which file holds what)
+bfs-gpu_CUSRCS := $(addprefix traverse/cuda/,frontier.cu bottom_up.cu fold.cu level.cu preds.cu \
+                    backend.cu)
