@@ -206,10 +206,13 @@ int cu_device_levels(void *p, int on, int carry)
 {
 	cu_bk *k = (cu_bk *)p;
 	int error = 0;
+	if (on && carry == B2_CARRY_EVERY)
+		return b2_err(B2_EFAIL_, "internal: device levels carry the visited state only on "
+		              "bottom-up levels");
 	k->devlev = on;
 	k->carry = carry;
-	/* every fold carrying on 1x2: the peer's levels, and what the
-	 * predecessors from them take (pred_level) */
+	/* message levels on 1x2, every fold carrying: the peer's levels, and
+	 * what the predecessors from them take (pred_level) */
 	if (carry == B2_CARRY_EVERY && k->g.R == 1 && k->g.C == 2 && !k->plevel) {
 		DALLOC(k->plevel, (size_t)k->b * 4);
 		DALLOC(k->rest, (size_t)k->nr * 8);
@@ -252,7 +255,6 @@ int cu_peers(void *p, int dir, int n, int me, const b2_regions *peer)
 		memset(&k->sig, 0, sizeof k->sig);
 	}
 	k->peer[dir] = 0;
-	k->npeer[dir] = 0;
 	if (n == 0)
 		return 0;
 	k->peer_in[dir] = (uint32_t **)calloc((size_t)n, sizeof(uint32_t *));
@@ -272,7 +274,6 @@ int cu_peers(void *p, int dir, int n, int me, const b2_regions *peer)
 	if (dir == B2_DIR_FOLD && n <= PULL_MAX)
 		for (int q = 0; q < n; q++)
 			k->sig.to[q] = q == me ? NULL : k->peer_in[dir][q] + flags_off(k) + me;
-	k->npeer[dir] = n;
 	k->peer[dir] = 1;
 	return 0;
 }

@@ -109,45 +109,57 @@ struct BottomUpArgs {
 	StepEnd end;
 };
 
-/* Own vertex k (row r = j * b + k, R = 1) through its own column, which
- * lists all its neighbours (R = 1, the graph undirected), BU_K loads in
- * flight at a time: a neighbour of the own block is a parent when in the
- * column frontier; one of a peer's block when visited, since the row's
- * visited state is current at a bottom-up step (transport.h: carried or
- * exchanged) and unvisited r has no neighbour of a level below lvl - 1.
- * 1 with *parent (a local row: the global id, R = 1), *seen += rows
- * looked at. */
-static __device__ __forceinline__ bool own_column_parent(const BottomUpArgs &a, uint32_t k,
-                                                         uint32_t *parent,
-                                                         unsigned long long *seen)
+/* A row's neighbours nb[e0 .. e1) in order, BU_K at a time (their loads,
+ * then their frontier words, in flight together), up to the first whose
+ * bit(u) (a word whose bit 0 says) is set: 1 with *parent = that
+ * neighbour; *seen += the neighbours looked at. */
+template <class Bit>
+static __device__ __forceinline__ bool first_parent(const uint32_t *__restrict__ nb, uint64_t e0,
+                                                    uint64_t e1, uint32_t pad, Bit bit,
+                                                    uint32_t *parent, unsigned long long *seen)
 {
-	const uint64_t c0 = __ldg(&a.colptr[k]), c1 = __ldg(&a.colptr[k + 1]);
-	const uint32_t lo = a.j * a.b;
-	for (uint64_t e = c0; e < c1; e += BU_K) {
-		uint32_t rr[BU_K], fw[BU_K];
+	for (uint64_t e = e0; e < e1; e += BU_K) {
+		uint32_t uu[BU_K], fw[BU_K];
 #pragma unroll
 		for (int q = 0; q < BU_K; q++)
-			rr[q] = e + q < c1 ? __ldg(&a.rowidx[e + q]) : lo;
+			uu[q] = e + q < e1 ? __ldg(&nb[e + q]) : pad;
 #pragma unroll
-		for (int q = 0; q < BU_K; q++) {
-			const uint32_t o = rr[q] - lo; /* own block: o < b */
-			fw[q] = e + q >= c1 ? 0
-			        : o < a.b ? __ldg(&a.fcol[o >> 5]) >> (o & 31)
-			                  : a.vis[rr[q] >> 5] >> (rr[q] & 31);
-		}
+		for (int q = 0; q < BU_K; q++)
+			fw[q] = e + q < e1 ? bit(uu[q]) : 0;
 		int hit = BU_K;
 #pragma unroll
 		for (int q = BU_K - 1; q >= 0; q--)
 			if (fw[q] & 1)
 				hit = q;
 		if (hit < BU_K) {
-			*parent = rr[hit];
-			*seen += e + hit + 1 - c0;
+			*parent = uu[hit];
+			*seen += e + hit + 1 - e0;
 			return true;
 		}
 	}
-	*seen += c1 - c0;
+	*seen += e1 - e0;
 	return false;
+}
+
+/* Own vertex k (row r = j * b + k, R = 1) through its own column, which
+ * lists all its neighbours (R = 1, the graph undirected): a neighbour of
+ * the own block is a parent when in the column frontier; one of a peer's
+ * block when visited, since the row's visited state is current at a
+ * bottom-up step (transport.h: carried or exchanged) and unvisited r has
+ * no neighbour of a level below lvl - 1. *parent: a local row (the global
+ * id, R = 1). */
+static __device__ __forceinline__ bool own_column_parent(const BottomUpArgs &a, uint32_t k,
+                                                         uint32_t *parent,
+                                                         unsigned long long *seen)
+{
+	const uint32_t lo = a.j * a.b;
+	return first_parent(a.rowidx, __ldg(&a.colptr[k]), __ldg(&a.colptr[k + 1]), lo,
+	                    [&](uint32_t r) {
+		                    const uint32_t o = r - lo; /* own block: o < b */
+		                    return o < a.b ? __ldg(&a.fcol[o >> 5]) >> (o & 31)
+		                                   : a.vis[r >> 5] >> (r & 31);
+	                    },
+	                    parent, seen);
 }
 
 /* The bottom-up step: a warp owns a word of the visited bitmap (32 local
@@ -159,8 +171,8 @@ static __device__ __forceinline__ bool own_column_parent(const BottomUpArgs &a, 
  * ranks, every find is the own block's, and a parent in a peer's block
  * is resolved here (out), not asked for. Two instances, so that the
  * usual one keeps its 32 registers (full occupancy: the step is bound by
- * the rows in flight) whatever the own one's branch needs (36 when it was
- * written; held to 32 then, it spilled and ran no faster). */
+ * the rows in flight) whatever the own one's branch needs (more: held to
+ * 32, it spills and runs no faster). */
 template <bool OWN>
 __global__ void __launch_bounds__(TPB) k_bottom_up(BottomUpArgs a)
 {
@@ -190,32 +202,9 @@ __global__ void __launch_bounds__(TPB) k_bottom_up(BottomUpArgs a)
 					u -= (uint32_t)rlo; /* the own column */
 			}
 		} else if (todo >> lane & 1) {
-			/* BU_K neighbours at a time: their loads, then their frontier
-			 * words, are in flight together */
-			const uint64_t e0 = __ldg(&a.rowptr[r]), e1 = __ldg(&a.rowptr[r + 1]);
-			uint64_t e = e0;
-			while (e < e1 && !found) {
-				uint32_t uu[BU_K], fw[BU_K];
-#pragma unroll
-				for (int q = 0; q < BU_K; q++)
-					uu[q] = e + q < e1 ? __ldg(&a.colidx[e + q]) : 0;
-#pragma unroll
-				for (int q = 0; q < BU_K; q++)
-					fw[q] = e + q < e1 ? __ldg(&a.fcol[uu[q] >> 5]) : 0;
-				int hit = BU_K;
-#pragma unroll
-				for (int q = BU_K - 1; q >= 0; q--)
-					if (fw[q] >> (uu[q] & 31) & 1)
-						hit = q;
-				if (hit < BU_K) {
-					found = true;
-					u = uu[hit];
-					e += hit + 1;
-				} else {
-					e = e + BU_K < e1 ? e + BU_K : e1;
-				}
-			}
-			seen += e - e0;
+			found = first_parent(a.colidx, __ldg(&a.rowptr[r]), __ldg(&a.rowptr[r + 1]), 0,
+			                     [&](uint32_t c) { return __ldg(&a.fcol[c >> 5]) >> (c & 31); },
+			                     &u, &seen);
 		}
 		const uint32_t mask = __ballot_sync(FULL, found);
 		if (lane == 0 && mask)

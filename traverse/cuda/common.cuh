@@ -168,6 +168,15 @@ struct StepEnd {
 	unsigned epoch;
 };
 
+/* One thread of each of a launch's n blocks calls it once the block's
+ * writes are done (a barrier orders the other threads' before it): true
+ * in the last block to get here, which then sees every block's writes. */
+static __device__ __forceinline__ bool last_block(unsigned *done, unsigned n)
+{
+	__threadfence(); /* the block's writes before its count */
+	return atomicAdd(done, 1) == n - 1;
+}
+
 /* true for the first caller with this epoch (epochs only grow) */
 static __device__ __forceinline__ bool take_first(unsigned *first, unsigned epoch)
 {
@@ -182,10 +191,7 @@ static __device__ __forceinline__ void step_end(const StepEnd &s)
 		return;
 	__syncthreads();
 	if (threadIdx.x == 0) {
-		/* the block's writes (the barrier orders them before this
-		 * thread's) before its count */
-		__threadfence();
-		last = atomicAdd(s.done, 1) == gridDim.x - 1;
+		last = last_block(s.done, gridDim.x);
 		if (last) {
 			*s.done = 0;
 			last = take_first(s.first, s.epoch);
@@ -248,7 +254,7 @@ struct cu_bk {
 	/* the peers' shared regions, mapped by a transport (CUDA IPC) for
 	 * reading in place: receive areas, bitmaps, predecessor arrays;
 	 * [dir][peer], NULL for self; peer[dir]: mapped */
-	int peer[2], npeer[2];
+	int peer[2];
 	uint32_t **peer_in[2], **peer_bmp[2], **peer_pred;
 	/* pull mode: flag words (in the receive area, after the slots), where
 	 * this rank's signals go, the last epoch, phase events per level */
@@ -266,7 +272,7 @@ struct cu_bk {
 	                        visited state (carrying()) */
 	int64_t *ncol;       /* device levels: the column peers' frontier sizes [R] */
 	uint32_t *ans;       /* [C][b] answers to the row peers' predecessor requests */
-	/* B2_TRACE_LEVELS: device times between the predecessor exchange's
+	/* --trace: device times between the predecessor exchange's
 	 * steps (pmark), printed by rank 0 */
 	int ptrace, npm;
 	cudaEvent_t pm[PMARKS];
@@ -409,7 +415,7 @@ static inline int blocks_for(const cu_bk *k, int64_t n)
 }
 
 /* Where fold list c is sent from: the device (where it is made), or the
- * pinned host buffer a host transport sends from (k_list_to_host). */
+ * pinned host buffer a host transport sends from (k_fold_to_host). */
 static inline uint32_t *fold_list(const cu_bk *k, int c)
 {
 	return k->fold_host ? k->h_dst + (size_t)c * (size_t)k->slotw : k->dst + (size_t)c * (size_t)k->b;
@@ -462,20 +468,18 @@ static inline cudaEvent_t *level_events(cu_bk *k)
 	return k->ev + (size_t)(k->plev - 1) * PULL_EV;
 }
 
-/* This device level's fold carries the visited state (transport.h): each
- * message is the sender's whole discovery set, and the update ORs the row
- * peer's discoveries of its own block into the visited bitmap too.
- * Bottom-up levels (a next bottom-up level then needs no visited
- * exchange), or every level (B2_CARRY_EVERY=1 on 1x2: then also into the
- * carried rows and the peer's levels, for pred_level). */
+/* This device level's fold carries the visited state (transport.h; only
+ * bottom-up levels do, so that a next bottom-up level needs no visited
+ * exchange): each message is the sender's whole discovery set, and the
+ * update ORs the row peer's discoveries of its own block into the visited
+ * bitmap too. */
 static inline int carrying(const cu_bk *k)
 {
 	return k->devlev && k->step_carrying != B2_CARRYING_NONE;
 }
 
-/* Every fold carries the visited state (transport.h): message levels'
- * own discoveries go with every fold message; device levels' fold
- * messages are the whole set every level. */
+/* Every fold carries the visited state (transport.h; message levels on a
+ * grid row of two): the own discoveries go with every fold message. */
 static inline int carrying_every(const cu_bk *k)
 {
 	return k->carry == B2_CARRY_EVERY;

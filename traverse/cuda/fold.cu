@@ -105,10 +105,9 @@ struct PullFold {
 	                          into the visited bitmap at local row carry_base
 	                          (the fold carries the visited state; NULL: not) */
 	uint32_t carry_base;
-	uint32_t *carried;     /* every fold carries: the carried rows, and (1x2) */
-	int32_t *plevel;       /* the peer's levels (carry_word); else NULL */
+	int32_t *plevel;       /* message levels on 1x2 (pred_level): the peer's levels, */
 	const uint32_t *mine;  /* and the own finds of the peer's block at this
-	                          level: their levels into plevel too */
+	                          level, whose levels go there; else NULL */
 };
 
 static __device__ __forceinline__ uint64_t now_ns()
@@ -208,8 +207,8 @@ k_update_words(Sources src, int nsrc, int64_t nwords, uint32_t rowbase, uint32_t
 	     x0 += (int64_t)gridDim.x * blockDim.x) {
 		const int64_t x = x0 + (threadIdx.x & 31);
 		if (pf.carry) /* the peer's rows: other threads' words may share the ends */
-			carry_word(x < nwords ? __ldcv(&pf.carry[x]) : 0, x, pf.carry_base, vis, pf.carried,
-			           pf.plevel, lvl);
+			carry_word(x < nwords ? __ldcv(&pf.carry[x]) : 0, x, pf.carry_base, vis, NULL, NULL,
+			           lvl);
 		if (pf.mine) /* the peer's rows found here: their levels */
 			level_word(x < nwords ? __ldcg(&pf.mine[x]) : 0, x, pf.plevel, lvl);
 		if (x >= nwords)
@@ -263,8 +262,7 @@ k_update_words(Sources src, int nsrc, int64_t nwords, uint32_t rowbase, uint32_t
 			atomicAdd(pf.count, (unsigned)total);
 		if (deg)
 			atomicAdd(pf.degree, deg);
-		__threadfence();
-		last = atomicAdd(pf.done, 1) == gridDim.x - 1;
+		last = last_block(pf.done, gridDim.x);
 	}
 	__syncthreads();
 	if (last && threadIdx.x == 0) {
@@ -418,6 +416,15 @@ static PullFold counting_fold(const cu_bk *k, unsigned long long *degree,
 	return pf;
 }
 
+/* The new frontier's size and degree sum, as the update handed them over
+ * (LevelStats), into st and kept for the next step. */
+static void update_stats(cu_bk *k, b2_level_stats *st)
+{
+	volatile LevelStats *ls = k->h_ls;
+	st->front = k->nfront = (int64_t)ls->front;
+	st->degree = k->own_degree = (int64_t)ls->degree;
+}
+
 /* Row peer c's discovery bitmap for grid column d of the level: read in
  * place (the row mapped), or in the own slot where a transport put it (the
  * whole set when the fold carries the visited state, else only d == j). */
@@ -465,9 +472,6 @@ static int pull_update(cu_bk *k, int lvl, b2_level_stats *st)
 	if (carrying(k)) {
 		pf.carry = peer_disc(k, 1 - j, 1 - j);
 		pf.carry_base = (uint32_t)((1 - j) * k->b);
-		pf.carried = carrying_every(k) ? carried(k) : NULL;
-		pf.plevel = carrying_every(k) ? k->plevel : NULL;
-		pf.mine = pf.plevel ? bmp_set(k, cur, 1 - j) : NULL;
 	}
 	pf.flags = C > 1 && k->peer[B2_DIR_FOLD] ? k->flags : NULL;
 	if (pf.flags)
@@ -484,15 +488,11 @@ static int pull_update(cu_bk *k, int lvl, b2_level_stats *st)
 		src, nsrc, k->bw, (uint32_t)(j * k->b), k->vis, k->level, k->pred, bmp_set(k, cur, j), lvl,
 		pf);
 	CU_LAUNCHED();
-	int error = pred_level(k, lvl);
-	if (!error)
-		error = wait_counts(k, &k->h_ls->seq, pf.seq);
+	int error = wait_counts(k, &k->h_ls->seq, pf.seq);
 	if (error)
 		return error;
-	volatile LevelStats *ls = k->h_ls;
-	st->front = k->nfront = (int64_t)ls->front;
-	st->degree = (int64_t)ls->degree;
-	st->examined = (int64_t)ls->examined;
+	update_stats(k, st);
+	st->examined = (int64_t)k->h_ls->examined;
 	return 0;
 }
 
@@ -500,8 +500,7 @@ static int pull_update(cu_bk *k, int lvl, b2_level_stats *st)
  * k_update_words over the bitmap messages that also counts the new
  * frontier and its degrees into mapped memory and, for the row peers'
  * bottom-up steps, writes the own visited block (into the pinned buffer
- * MPI sends, once a host transport asked for it). One wait, where there
- * were up to five operations and a copy. */
+ * MPI sends, once a host transport asked for it): one wait for the host. */
 int cu_update(void *p, int lvl, b2_level_stats *st)
 {
 	cu_bk *k = (cu_bk *)p;
@@ -560,8 +559,6 @@ int cu_update(void *p, int lvl, b2_level_stats *st)
 	/* the whole kernel, not wait_counts: its blocks may write the own
 	 * visited block into pinned memory that MPI sends next */
 	CU(cudaStreamSynchronize(k->st));
-	volatile LevelStats *ls = k->h_ls;
-	st->front = k->nfront = (int64_t)ls->front;
-	st->degree = k->own_degree = (int64_t)ls->degree;
+	update_stats(k, st);
 	return 0;
 }

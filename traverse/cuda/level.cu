@@ -9,8 +9,8 @@
  * discovery bitmap (bw words, the frontier between levels) cleared, the
  * root, when it is this rank's (r its row, k its own index; r = ~0: none),
  * visited, level 0 and in the frontier, and the nlc level counters and
- * nctr unpacking counters zeroed; one kernel where there were three
- * memsets and a launch. */
+ * nctr unpacking counters zeroed: one kernel, not three memsets and a
+ * launch. */
 __global__ void k_begin(uint32_t *vis, int32_t *level, uint32_t *fbmp, int64_t bw, uint64_t r,
                         uint64_t k, unsigned *ctr, int nctr, unsigned long long *lc, int nlc)
 {
@@ -127,8 +127,7 @@ __global__ void k_level_end(const uint32_t *__restrict__ bmp, int64_t bw, uint64
 			atomicAdd(&out[nc], d);
 		if (cnt)
 			atomicAdd(counter, (unsigned)cnt);
-		__threadfence();
-		last = atomicAdd(e.done, 1) == gridDim.x * gridDim.y - 1;
+		last = last_block(e.done, gridDim.x * gridDim.y);
 	}
 	__syncthreads();
 	if (last) {

@@ -5,6 +5,29 @@
  * levels) turn those into global ids. */
 #include "common.cuh"
 
+/* Owned vertex x's global predecessor, from its level lv and (lv > 0) the
+ * predecessor q the levels recorded for it: PRED_KNOWN with *p (-1:
+ * unreached), PRED_ASK where q is only the sender's grid column (row peer
+ * q & ~B2_PRED_REMOTE knows the local column), PRED_DONE where pred_local
+ * has written it already (B2_PRED_RESOLVED). */
+enum { PRED_KNOWN, PRED_ASK, PRED_DONE };
+static __device__ __forceinline__ int decode_pred(int lv, uint32_t q, int64_t x, int64_t b,
+                                                  int64_t R, int64_t i, int64_t j, int64_t *p)
+{
+	if (lv < 0)
+		return PRED_KNOWN;
+	if (lv == 0) {
+		*p = (j * R + i) * b + x;
+		return PRED_KNOWN;
+	}
+	if (q == B2_PRED_RESOLVED)
+		return PRED_DONE;
+	if (q & B2_PRED_REMOTE)
+		return PRED_ASK;
+	*p = j * b * R + q;
+	return PRED_KNOWN;
+}
+
 /* Deferred predecessors into global ids, the whole resolution in one pass:
  * peers.bmp[s][k], read in place from row peer s (CUDA IPC), is the local
  * column s recorded for owned vertex k (with C == 1 nothing is remote, and
@@ -17,25 +40,18 @@ __global__ void k_resolve(const int32_t *__restrict__ level, const uint32_t *__r
 	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < b;
 	     x += (int64_t)gridDim.x * blockDim.x) {
 		const int lv = level[x];
-		int64_t p;
-		if (lv < 0)
-			p = -1;
-		else if (lv == 0)
-			p = (j * R + i) * b + x;
-		else {
-			const uint32_t q = pred[j * b + x];
-			if (q == B2_PRED_RESOLVED)
-				continue; /* pred_local wrote out[x] */
-			if (q & B2_PRED_REMOTE) {
-				const int64_t s = q & ~B2_PRED_REMOTE;
-				if (s >= PULL_MAX || !peers.bmp[s]) { /* nothing to read: a bug */
-					if (unresolved)
-						atomicAdd(unresolved, 1u);
-					p = -1;
-				} else
-					p = s * b * R + __ldcv(&peers.bmp[s][x]);
+		const uint32_t q = lv > 0 ? pred[j * b + x] : 0;
+		int64_t p = -1;
+		const int d = decode_pred(lv, q, x, b, R, i, j, &p);
+		if (d == PRED_DONE)
+			continue;
+		if (d == PRED_ASK) {
+			const int64_t s = q & ~B2_PRED_REMOTE;
+			if (s >= PULL_MAX || !peers.bmp[s]) { /* nothing to read: a bug */
+				if (unresolved)
+					atomicAdd(unresolved, 1u);
 			} else
-				p = j * b * R + q;
+				p = s * b * R + __ldcv(&peers.bmp[s][x]);
 		}
 		out[x] = p;
 	}
@@ -239,13 +255,10 @@ __global__ void k_pred_requests(const int32_t *__restrict__ level, const uint32_
 			const int lv = level[x];
 			const uint32_t q = lv > 0 ? pred[j * b + x] : 0;
 			int64_t p = -1;
-			if (lv == 0)
-				p = (j * R + i) * b + x;
-			else if (lv > 0 && (q & B2_PRED_REMOTE) && q != B2_PRED_RESOLVED)
+			const int d = decode_pred(lv, q, x, b, R, i, j, &p);
+			if (d == PRED_ASK)
 				s = q & ~B2_PRED_REMOTE;
-			else if (lv > 0 && !(q & B2_PRED_REMOTE))
-				p = j * b * R + q;
-			if (q != B2_PRED_RESOLVED) /* else pred_local wrote out[x] */
+			if (d != PRED_DONE)
 				out[x] = p;
 		}
 		for (int c = 0; c < C; c++) {
@@ -393,7 +406,7 @@ static int ordered_list(cu_bk *k, const uint32_t *bmp, uint32_t *dst, int popped
 	return 0;
 }
 
-/* B2_TRACE_LEVELS: a point of the predecessor exchange on the stream; the
+/* --trace: a point of the predecessor exchange on the stream; the
  * device time up to it is printed under `what` (pmark_print, rank 0). */
 static void pmark(cu_bk *k, const char *what)
 {
