@@ -236,29 +236,29 @@ int build_csr(cu_bk *k)
 	void *tmp = NULL;
 	size_t tb = 0;
 	if (own_rows(k)) {
-		DALLOC(k->nzrow, (size_t)b2_bmp_words(k->nr) * 4);
+		DALLOC(k->gr.nzrow, (size_t)b2_bmp_words(k->nr) * 4);
 		k_own_nonempty<<<blocks_for(k, b2_bmp_words(k->nr)), TPB, 0, k->st>>>(
-			k->colptr, (int64_t)k->g.j * k->b, k->b, k->nr, k->nzrow);
+			k->gr.colptr, (int64_t)k->g.j * k->b, k->b, k->nr, k->gr.nzrow);
 		CU_TRY(cudaGetLastError());
 		CU_TRY(cudaStreamSynchronize(k->st));
 		goto done;
 	}
-	DALLOC(k->rowptr, (size_t)(k->nr + 1) * 8);
-	DALLOC(k->colidx, k->g.nnz * 4);
+	DALLOC(k->gr.rowptr, (size_t)(k->nr + 1) * 8);
+	DALLOC(k->gr.colidx, k->g.nnz * 4);
 	DALLOC(fill, (size_t)(k->nr + 1) * 8);
 	CU_TRY(cudaMemsetAsync(fill, 0, (size_t)(k->nr + 1) * 8, k->st));
-	k_row_count<<<k->grid, TPB, 0, k->st>>>(k->rowidx, k->g.nnz, fill);
+	k_row_count<<<k->grid, TPB, 0, k->st>>>(k->gr.rowidx, k->g.nnz, fill);
 	CU_TRY(cudaGetLastError());
-	CU_TRY(cub::DeviceScan::ExclusiveSum(NULL, tb, (uint64_t *)fill, k->rowptr, (int64_t)(k->nr + 1),
+	CU_TRY(cub::DeviceScan::ExclusiveSum(NULL, tb, (uint64_t *)fill, k->gr.rowptr, (int64_t)(k->nr + 1),
 	                                 k->st));
 	DALLOC(tmp, tb);
-	CU_TRY(cub::DeviceScan::ExclusiveSum(tmp, tb, (uint64_t *)fill, k->rowptr, (int64_t)(k->nr + 1),
+	CU_TRY(cub::DeviceScan::ExclusiveSum(tmp, tb, (uint64_t *)fill, k->gr.rowptr, (int64_t)(k->nr + 1),
 	                                 k->st));
-	CU_TRY(cudaMemcpyAsync(fill, k->rowptr, (size_t)k->nr * 8, cudaMemcpyDeviceToDevice, k->st));
-	k_row_fill<<<k->grid, TPB, 0, k->st>>>(k->colptr, k->rowidx, k->nc, fill, k->colidx);
+	CU_TRY(cudaMemcpyAsync(fill, k->gr.rowptr, (size_t)k->nr * 8, cudaMemcpyDeviceToDevice, k->st));
+	k_row_fill<<<k->grid, TPB, 0, k->st>>>(k->gr.colptr, k->gr.rowidx, k->nc, fill, k->gr.colidx);
 	CU_TRY(cudaGetLastError());
-	DALLOC(k->nzrow, (size_t)b2_bmp_words(k->nr) * 4);
-	k_nonempty<<<blocks_for(k, b2_bmp_words(k->nr)), TPB, 0, k->st>>>(k->rowptr, k->nr, k->nzrow);
+	DALLOC(k->gr.nzrow, (size_t)b2_bmp_words(k->nr) * 4);
+	k_nonempty<<<blocks_for(k, b2_bmp_words(k->nr)), TPB, 0, k->st>>>(k->gr.rowptr, k->nr, k->gr.nzrow);
 	CU_TRY(cudaGetLastError());
 	CU_TRY(cudaStreamSynchronize(k->st));
 done:
@@ -301,20 +301,20 @@ int cu_visited_bufs(void *p, int mem, uint32_t **send, uint32_t **recv)
 {
 	cu_bk *k = (cu_bk *)p;
 	if (mem == B2_MEM_DEVICE) {
-		*send = k->bmp + vown_off(k);
-		*recv = k->vrecv;
+		*send = k->fo.bmp + vown_off(k);
+		*recv = k->fo.vrecv;
 		return 0;
 	}
 	/* once: from then on begin and the update write it there themselves
 	 * (and wait for the stream) */
-	if (!k->vis_host) {
-		CU(cudaMemcpyAsync(k->h_vsend, k->bmp + vown_off(k), (size_t)k->bw * 4,
+	if (!k->fo.vis_host) {
+		CU(cudaMemcpyAsync(k->fo.h_vsend, k->fo.bmp + vown_off(k), (size_t)k->bw * 4,
 		                   cudaMemcpyDeviceToHost, k->st));
 		CU(cudaStreamSynchronize(k->st));
-		k->vis_host = 1;
+		k->fo.vis_host = 1;
 	}
-	*send = k->h_vsend;
-	*recv = k->h_vrecv;
+	*send = k->fo.h_vsend;
+	*recv = k->fo.h_vrecv;
 	return 0;
 }
 
@@ -336,8 +336,8 @@ int cu_visited_in(void *p, const uint32_t *recv)
 		if (c == k->g.j)
 			continue;
 		const size_t at = (size_t)c * (size_t)k->bw;
-		if (recv && recv != k->vrecv) {
-			cudaError_t e = cudaMemcpyAsync(k->vrecv + at, recv + at, (size_t)k->bw * 4,
+		if (recv && recv != k->fo.vrecv) {
+			cudaError_t e = cudaMemcpyAsync(k->fo.vrecv + at, recv + at, (size_t)k->bw * 4,
 			                                cudaMemcpyHostToDevice, k->st);
 			if (e != cudaSuccess) {
 				error = b2_err(B2_EFAIL_, "CUDA error: %s (visited blocks to the device)",
@@ -345,7 +345,7 @@ int cu_visited_in(void *p, const uint32_t *recv)
 				goto done;
 			}
 		}
-		bmp[n] = recv ? k->vrecv + at : k->peer_bmp[B2_DIR_FOLD][c] + vown_off(k);
+		bmp[n] = recv ? k->fo.vrecv + at : k->pe.peer_bmp[B2_DIR_FOLD][c] + vown_off(k);
 		tag[n++] = (uint32_t)(c * k->b);
 	}
 	error = or_shifted(k, bmp, tag, n, k->vis);
@@ -366,41 +366,41 @@ int column_frontier(cu_bk *k, int set, const uint32_t **fc, const uint32_t **cop
 	const uint32_t *bmp[PULL_MAX];
 	uint32_t tag[PULL_MAX];
 	int n = 0, error = 0;
-	*fc = R == 1 && k->devlev ? bmp_set(k, set, k->g.j) : k->fcol;
+	*fc = R == 1 && k->devlev ? bmp_set(k, set, k->g.j) : k->fr.fcol;
 	*copy = R == 1 && !k->devlev ? bmp_set(k, set, k->g.j) : NULL;
 	if (R == 1)
 		return 0;
-	CU(cudaMemsetAsync(k->fcol, 0, (size_t)b2_bmp_words(k->nc) * 4, k->st));
+	CU(cudaMemsetAsync(k->fr.fcol, 0, (size_t)b2_bmp_words(k->nc) * 4, k->st));
 	for (int s = 0; s < R; s++) {
 		if (!column_count(k, s))
 			continue;
 		const uint32_t *b = column_bitmap(k, s, set);
 		if (!b) { /* a list message */
-			if ((error = set_bits(k, k->in_msgs[s].data, k->in_msgs[s].count,
-			                      (uint32_t)(s * k->b), k->fcol, NULL)))
+			if ((error = set_bits(k, k->fr.in_msgs[s].data, k->fr.in_msgs[s].count,
+			                      (uint32_t)(s * k->b), k->fr.fcol, NULL)))
 				return error;
 			continue;
 		}
 		bmp[n] = b;
 		tag[n++] = (uint32_t)(s * k->b);
 		if (n == PULL_MAX) {
-			if ((error = or_shifted(k, bmp, tag, n, k->fcol)))
+			if ((error = or_shifted(k, bmp, tag, n, k->fr.fcol)))
 				return error;
 			n = 0;
 		}
 	}
-	return or_shifted(k, bmp, tag, n, k->fcol);
+	return or_shifted(k, bmp, tag, n, k->fr.fcol);
 }
 
 int bottom_up(cu_bk *k, int lvl, int set, const uint32_t *fcol)
 {
 	BottomUpArgs a;
-	a.rowptr = k->rowptr; a.colidx = k->colidx; a.fcol = fcol; a.nzrow = k->nzrow;
+	a.rowptr = k->gr.rowptr; a.colidx = k->gr.colidx; a.fcol = fcol; a.nzrow = k->gr.nzrow;
 	a.vis = k->vis; a.pred = k->pred; a.bmp = bmp_set(k, set, 0); a.level = k->level;
 	a.nr = k->nr; a.b = (uint32_t)k->b; a.j = (uint32_t)k->g.j;
-	a.bw1 = (uint64_t)(k->bw + 1); a.lvl = lvl; a.examined = k->lcur + k->g.C + 1;
+	a.bw1 = (uint64_t)(k->bw + 1); a.lvl = lvl; a.examined = k->ct.lcur + k->g.C + 1;
 	a.end = step_end_args(k);
-	a.own = own_rows(k); a.colptr = k->colptr; a.rowidx = k->rowidx; a.out = k->pred64;
+	a.own = own_rows(k); a.colptr = k->gr.colptr; a.rowidx = k->gr.rowidx; a.out = k->pd.pred64;
 	int64_t warps = a.own ? b2_bmp_words(k->b) + 1 : b2_bmp_words(k->nr);
 	if (a.own)
 		k_bottom_up<true><<<blocks_for(k, warps * 32), TPB, 0, k->st>>>(a);

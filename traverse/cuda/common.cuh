@@ -227,75 +227,55 @@ struct LevelStats {
 	unsigned long long seq; /* written last: the host waits for it */
 };
 
-struct cu_bk {
-	b2_graph g;
-	b2_bkopts o;
-	int64_t b, bw, nr, nc, slotw;
-	int nsm, grid;
-	int egrid[9];        /* expansion blocks per K: one full wave */
-	cudaStream_t st;
-	/* device */
-	uint64_t *colptr, *deg, *cumul;
-	uint32_t *rowidx, *vis, *pred, *front, *dst, *bmp, *af, *in;
-	int32_t *level;
-	int64_t *tdeg, *pred64;
-	unsigned *tmpcnt;
-	unsigned long long *dsum;
+/* The search state, by phase. */
+
+/* The rank's share of the graph on the device. */
+struct cu_graph {
+	uint64_t *colptr;    /* [nc + 1] */
+	uint32_t *rowidx;    /* [nnz] */
+	int64_t *tdeg;       /* [b] */
+	/* bottom-up: the local block row-major; nzrow marks the rows with local
+	 * edges (a grid of one row: the own rows with neighbours, no CSR) */
+	uint64_t *rowptr;
+	uint32_t *colidx, *nzrow;
+	uint64_t maxdeg;     /* the largest local column degree */
+};
+
+/* The column's frontier and its expansion. */
+struct cu_front {
+	int64_t nfront;      /* the own frontier's size */
+	uint32_t *front;     /* [b] the own frontier as a list (expand messages) */
+	uint32_t *h_front;   /* pinned: the same for a host transport */
+	b2_msg *in_msgs;     /* [max(R,C)] the messages staged last */
+	int self;            /* their own slot */
+	int64_t *ncol;       /* device levels: the column peers' frontier sizes [R] */
+	/* top-down: the columns to expand, their degrees and its scan */
+	uint32_t *af;
+	uint64_t *deg, *cumul;
 	void *cubtmp;
 	size_t cubbytes;
-	/* pinned host */
-	uint32_t *h_front, *h_dst, *h_pred, *h_recv;
-	unsigned long long *h_dsum; /* the degree sum; also the unresolved count (k_resolve) */
-	int64_t nfront;
-	int self;            /* own slot of the messages staged last */
-	b2_msg *in_msgs;     /* [max(R,C)] */
+	int egrid[9];        /* expansion blocks per K: one full wave */
+	uint32_t *fcol;      /* bottom-up: the column frontier as a bitmap over local columns */
+};
+
+/* The fold: the messages and the visited state that travel along the row. */
+struct cu_fold {
+	uint32_t *in;        /* the receive area (slot_off), flag words after it */
+	uint32_t *bmp;       /* the discovery bitmaps (bmp_off) */
+	uint32_t *dst;       /* [C][b] the fold lists */
+	uint32_t *h_dst;     /* pinned: the fold messages for a host transport */
 	b2_msg fold_in[PULL_MAX]; /* device levels: the fold messages' forms (a list
 	                             of count words, or a bitmap), from stage_in */
-	/* the peers' shared regions, mapped by a transport (CUDA IPC) for
-	 * reading in place: receive areas, bitmaps, predecessor arrays;
-	 * [dir][peer], NULL for self; peer[dir]: mapped */
-	int peer[2];
-	uint32_t **peer_in[2], **peer_bmp[2], **peer_pred;
-	/* pull mode: flag words (in the receive area, after the slots), where
-	 * this rank's signals go, the last epoch, phase events per level */
-	unsigned *flags;
-	FlagPtrs sig;
-	unsigned epoch;
-	unsigned long long seq; /* the last level counts' sequence number */
-	cudaEvent_t *ev;
-	cudaEvent_t copied;  /* the predecessor requests are in pinned memory */
-	int nev;
-	unsigned long long *stamp, *h_stamp; /* per level: the update's wait and rest (PullFold) */
-	LevelStats *h_ls, *d_ls; /* device levels' level counts: mapped pinned */
-	int devlev, plev;    /* device levels on; levels begun in this search */
-	int carry;           /* device levels: bottom-up levels' folds carry the
-	                        visited state (carrying()) */
-	int64_t *ncol;       /* device levels: the column peers' frontier sizes [R] */
-	uint32_t *ans;       /* [C][b] answers to the row peers' predecessor requests */
-	/* --trace: device times between the predecessor exchange's
-	 * steps (pmark), printed by rank 0 */
-	int ptrace, npm;
-	cudaEvent_t pm[PMARKS];
-	const char *pmname[PMARKS];
-	int32_t *plevel;     /* 1x2, every fold carrying the visited state: the
-	                        levels of the row peer's vertices, by k: carried
-	                        with them, or found here (the update) */
-	/* and there the predecessors of each level's vertices the fold brought,
-	 * from the levels, on a side stream of lower priority while the next
-	 * levels run (pred_level): its k_pred_rest items ([2][nr]), the event
-	 * the level's update ends with, the event its work ends with */
-	cudaStream_t side;
-	int side_priority;   /* the device's lowest stream priority (cu_create) */
-	uint32_t *rest;
-	cudaEvent_t lvl_done, side_done;
-	/* bottom-up: the local block row-major, the column frontier as a bitmap
-	 * over local columns, the row peers' visited blocks (MPI) */
-	uint64_t *rowptr;
-	uint32_t *colidx, *fcol, *vrecv, *nzrow;
-	uint32_t *h_vsend, *h_vrecv;
-	int vis_host;        /* the own visited block goes to h_vsend (MPI sends it) */
 	int fold_host;       /* fold messages are copied on to h_dst (MPI sends them) */
 	int fold_copied;     /* and this level's were (cu_expand) */
+	/* the row peers' visited blocks (MPI) */
+	uint32_t *vrecv, *h_vsend, *h_vrecv;
+	int vis_host;        /* the own visited block goes to h_vsend (MPI sends it) */
+	int64_t own_degree;  /* lc[C] of the last step */
+};
+
+/* A level's counts. */
+struct cu_counts {
 	/* the step's counts: [c < C] discoveries per grid column, [C] the own
 	 * column's degrees, [C + 1] edges examined (device levels: the last two are
 	 * the update's counters; h_lc: [C + 2] the level's sequence number, and
@@ -305,10 +285,75 @@ struct cu_bk {
 	unsigned long long *lc, *h_lc, *dstat;
 	unsigned long long *lcur, *d_lc; /* the level's counters (message levels:
 	                        two sets, by level parity); h_lc mapped for the device */
-	int64_t own_degree;  /* lc[C] of the last step */
+	LevelStats *h_ls, *d_ls; /* device levels' level counts: mapped pinned */
+	unsigned long long seq; /* the last level counts' sequence number */
+	unsigned *tmpcnt;    /* device counters (counter()) */
+	unsigned long long *dsum;
+	unsigned long long *h_dsum; /* the degree sum; also the unresolved count (k_resolve) */
+};
+
+/* The deferred predecessors. */
+struct cu_preds {
+	int64_t *pred64;     /* [b] the global predecessors of the owned vertices */
+	uint32_t *ans;       /* [C][b] answers to the row peers' predecessor requests */
+	uint32_t *h_pred, *h_recv; /* pinned: requests and answers for a host transport */
+	cudaEvent_t copied;  /* the predecessor requests are in pinned memory */
+	int32_t *plevel;     /* 1x2 message levels, every fold carrying the visited
+	                        state: the levels of the row peer's vertices, by k:
+	                        carried with them, or found here (the update) */
+	/* and there the predecessors of each level's vertices the fold brought,
+	 * from the levels, on a side stream of lower priority while the next
+	 * levels run (pred_level): its k_pred_rest items ([2][nr]), the event
+	 * the level's update ends with, the event its work ends with */
+	cudaStream_t side;
+	int side_priority;   /* the device's lowest stream priority (cu_create) */
+	uint32_t *rest;
+	cudaEvent_t lvl_done, side_done;
+};
+
+/* The peers' shared regions, mapped by a transport (CUDA IPC) for reading
+ * in place: receive areas, bitmaps, predecessor arrays; [dir][peer], NULL
+ * for self; peer[dir]: mapped. Pull mode: the flag words (in the receive
+ * area, after the slots), where this rank's signals go, the last epoch. */
+struct cu_peers {
+	int peer[2];
+	uint32_t **peer_in[2], **peer_bmp[2], **peer_pred;
+	unsigned *flags;
+	FlagPtrs sig;
+	unsigned epoch;
+};
+
+/* Timing: device levels' phase events and update stamps; --trace's marks
+ * of the predecessor exchange (pmark), printed by rank 0. */
+struct cu_timing {
+	cudaEvent_t *ev;
+	int nev;
+	unsigned long long *stamp, *h_stamp; /* per level: the update's wait and rest (PullFold) */
+	int ptrace, npm;
+	cudaEvent_t pm[PMARKS];
+	const char *pmname[PMARKS];
+};
+
+struct cu_bk {
+	b2_graph g;
+	b2_bkopts o;
+	int64_t b, bw, nr, nc, slotw;
+	int nsm, grid;
+	cudaStream_t st;
+	uint32_t *vis;       /* the visited bitmap over local rows (vis_words) */
+	uint32_t *pred;      /* [nr] the local rows' predecessors (local columns) */
+	int32_t *level;      /* [b] the owned vertices' levels */
+	int devlev, plev;    /* device levels on; levels begun in this search */
+	int carry;           /* the folds carry the visited state (B2_CARRY_) */
 	int step_dir;        /* the last step's direction */
 	int step_carrying;   /* and what its fold carries (B2_CARRYING_, the plan's) */
-	uint64_t maxdeg;     /* the largest local column degree */
+	cu_graph gr;
+	cu_front fr;
+	cu_fold fo;
+	cu_counts ct;
+	cu_preds pd;
+	cu_peers pe;
+	cu_timing tm;
 };
 
 /* Device counters (tmpcnt): [c < C] unpacking of fold list c, then these. */
@@ -317,14 +362,14 @@ enum { CT_FRONT, CT_GATHER, CT_PF_COUNT, CT_PF_DONE, CT_LC_DONE, CT_REST, /* and
 	CT_FIRST, CT_TIMER, CT_STEP_DONE, CT_N };
 static inline unsigned *counter(const struct cu_bk *k, int t)
 {
-	return k->tmpcnt + k->g.C + t;
+	return k->ct.tmpcnt + k->g.C + t;
 }
 
 /* The degrees the direction rule sums over a new frontier: only after a
  * top-down step (backend.h), NULL otherwise. */
 static inline const int64_t *front_tdeg(const struct cu_bk *k)
 {
-	return k->o.frontier_degree && k->step_dir == B2_TOP_DOWN ? k->tdeg : NULL;
+	return k->o.frontier_degree && k->step_dir == B2_TOP_DOWN ? k->gr.tdeg : NULL;
 }
 
 /* Receive area: R expand slots, then C fold slots, slotw words each, then
@@ -337,7 +382,7 @@ static inline size_t slot_off(const cu_bk *k, int dir, int s)
 }
 static inline uint32_t *in_slot(const cu_bk *k, int dir, int s)
 {
-	return k->in + slot_off(k, dir, s);
+	return k->fo.in + slot_off(k, dir, s);
 }
 static inline size_t flags_off(const cu_bk *k)
 {
@@ -354,7 +399,7 @@ static inline size_t bmp_off(const cu_bk *k, int set, int c)
 }
 static inline uint32_t *bmp_set(const cu_bk *k, int set, int c)
 {
-	return k->bmp + bmp_off(k, set, c);
+	return k->fo.bmp + bmp_off(k, set, c);
 }
 static inline uint32_t *bmp_of(const cu_bk *k, int c)
 {
@@ -418,7 +463,7 @@ static inline int blocks_for(const cu_bk *k, int64_t n)
  * pinned host buffer a host transport sends from (k_fold_to_host). */
 static inline uint32_t *fold_list(const cu_bk *k, int c)
 {
-	return k->fold_host ? k->h_dst + (size_t)c * (size_t)k->slotw : k->dst + (size_t)c * (size_t)k->b;
+	return k->fo.fold_host ? k->fo.h_dst + (size_t)c * (size_t)k->slotw : k->fo.dst + (size_t)c * (size_t)k->b;
 }
 
 /* Where the own visited block goes for the row peers: the device (read in
@@ -426,7 +471,7 @@ static inline uint32_t *fold_list(const cu_bk *k, int c)
  * host transport sends from. */
 static inline uint32_t *vown_out(const cu_bk *k)
 {
-	return k->vis_host ? k->h_vsend : k->bmp + vown_off(k);
+	return k->fo.vis_host ? k->fo.h_vsend : k->fo.bmp + vown_off(k);
 }
 
 static const Zero no_zero = {NULL, 0, 0};
@@ -460,12 +505,12 @@ static inline int ev_gather(const cu_bk *k)
 
 static inline int ev_fold(const cu_bk *k)
 {
-	return k->g.C > 1 && !k->peer[B2_DIR_FOLD];
+	return k->g.C > 1 && !k->pe.peer[B2_DIR_FOLD];
 }
 
 static inline cudaEvent_t *level_events(cu_bk *k)
 {
-	return k->ev + (size_t)(k->plev - 1) * PULL_EV;
+	return k->tm.ev + (size_t)(k->plev - 1) * PULL_EV;
 }
 
 /* This device level's fold carries the visited state (transport.h; only

@@ -293,15 +293,15 @@ int cu_stage_in(void *p, int dir, const b2_msg *in, int nslots, int self)
 {
 	cu_bk *k = (cu_bk *)p;
 	int error = 0;
-	k->self = self;
+	k->fr.self = self;
 	if (k->devlev) {
 		/* only the sizes: the bitmaps are read in place or arrive in the
 		 * own slots on the stream; the level begins here */
 		if (dir == B2_DIR_EXPAND) {
 			for (int s = 0; s < nslots; s++) {
-				k->ncol[s] = in[s].count;
+				k->fr.ncol[s] = in[s].count;
 				/* a list where the transport sends one (b2_link_list) */
-				k->in_msgs[s] = (b2_msg){in_slot(k, dir, s), in[s].count, in[s].bitmap};
+				k->fr.in_msgs[s] = (b2_msg){in_slot(k, dir, s), in[s].count, in[s].bitmap};
 			}
 			k->plev++;
 			if ((error = pull_events(k, k->plev)))
@@ -310,7 +310,7 @@ int cu_stage_in(void *p, int dir, const b2_msg *in, int nslots, int self)
 				CU(cudaEventRecord(level_events(k)[0], k->st));
 		} else {
 			for (int s = 0; s < nslots && s < PULL_MAX; s++)
-				k->fold_in[s] = in[s];
+				k->fo.fold_in[s] = in[s];
 		}
 		return 0;
 	}
@@ -322,8 +322,8 @@ int cu_stage_in(void *p, int dir, const b2_msg *in, int nslots, int self)
 	 * update that reads these copies waits for the stream before the
 	 * transport reuses its buffers (MPI: two rounds later). */
 	for (int s = 0; s < nslots; s++) {
-		k->in_msgs[s] = in[s];
-		if (s != self && in[s].count > 0 && (error = to_device(k, &k->in_msgs[s], in_slot(k, dir, s))))
+		k->fr.in_msgs[s] = in[s];
+		if (s != self && in[s].count > 0 && (error = to_device(k, &k->fr.in_msgs[s], in_slot(k, dir, s))))
 			return error;
 	}
 	return 0;
@@ -341,7 +341,7 @@ int cu_fold_msgs(void *p, const int *use_bitmap, int mem, b2_msg *out)
 		for (int c = 0; c < k->g.C; c++) {
 			out[c] = (b2_msg){bmp_set(k, disc_set(k), carrying(k) ? from : c), c == k->g.j ? 0 : -1, 1};
 			if (use_bitmap && !use_bitmap[c] && c != k->g.j) { /* never carrying */
-				uint32_t *msg = k->dst + (size_t)c * (size_t)k->b;
+				uint32_t *msg = k->fo.dst + (size_t)c * (size_t)k->b;
 				CU(cudaMemsetAsync(msg, 0, 4, k->st));
 				int error = unpack(k, out[c].data, 0, msg + 1, NULL, msg, no_zero);
 				if (error)
@@ -353,11 +353,11 @@ int cu_fold_msgs(void *p, const int *use_bitmap, int mem, b2_msg *out)
 	}
 	int copied = 0;
 	for (int c = 0; c < k->g.C; c++) {
-		uint32_t *h = k->h_dst + (size_t)c * (size_t)k->slotw;
+		uint32_t *h = k->fo.h_dst + (size_t)c * (size_t)k->slotw;
 		/* the step's kernels put the message into h (k_fold_to_host) from
 		 * the level after the first that asked for host messages */
-		const uint32_t *src = k->fold_copied ? h : use_bitmap[c] ? bmp_of(k, c) : fold_list(k, c);
-		out[c].count = (int64_t)k->h_lc[c];
+		const uint32_t *src = k->fo.fold_copied ? h : use_bitmap[c] ? bmp_of(k, c) : fold_list(k, c);
+		out[c].count = (int64_t)k->ct.h_lc[c];
 		out[c].bitmap = use_bitmap[c] > 0;
 		out[c].data = peer ? (uint32_t *)src : h;
 		if ((c == k->g.j && use_bitmap[c] < 0) || peer || src == h)
@@ -370,12 +370,12 @@ int cu_fold_msgs(void *p, const int *use_bitmap, int mem, b2_msg *out)
 	}
 	if (peer)
 		return 0;
-	k->fold_host = 1; /* from the next level on, expand writes the messages here */
+	k->fo.fold_host = 1; /* from the next level on, expand writes the messages here */
 	if (copied)
 		CU(cudaStreamSynchronize(k->st));
 	for (int c = 0; c < k->g.C; c++)
 		if (use_bitmap[c] > 0)
-			k->h_dst[(size_t)c * (size_t)k->slotw + (size_t)k->bw] = (uint32_t)k->h_lc[c];
+			k->fo.h_dst[(size_t)c * (size_t)k->slotw + (size_t)k->bw] = (uint32_t)k->ct.h_lc[c];
 	return 0;
 }
 
@@ -392,7 +392,7 @@ int cu_carry_in(void *p, const b2_msg *m, int c, int lvl)
 	const int64_t n = x.bitmap ? k->bw : x.count;
 	k_carry<<<blocks_for(k, n), TPB, 0, k->st>>>(x.bitmap ? NULL : x.data, x.data, n,
 	                                             (uint32_t)(c * k->b), k->vis, carried(k),
-	                                             k->plevel, lvl);
+	                                             k->pd.plevel, lvl);
 	CU_LAUNCHED();
 	return 0;
 }
@@ -410,7 +410,7 @@ static PullFold counting_fold(const cu_bk *k, unsigned long long *degree,
 	pf.tdeg = front_tdeg(k);
 	pf.degree = degree;
 	pf.examined = examined;
-	pf.host = k->d_ls;
+	pf.host = k->ct.d_ls;
 	pf.vout = vis_wanted(k) ? vown_out(k) : NULL;
 	pf.b = k->b;
 	return pf;
@@ -420,9 +420,9 @@ static PullFold counting_fold(const cu_bk *k, unsigned long long *degree,
  * (LevelStats), into st and kept for the next step. */
 static void update_stats(cu_bk *k, b2_level_stats *st)
 {
-	volatile LevelStats *ls = k->h_ls;
-	st->front = k->nfront = (int64_t)ls->front;
-	st->degree = k->own_degree = (int64_t)ls->degree;
+	volatile LevelStats *ls = k->ct.h_ls;
+	st->front = k->fr.nfront = (int64_t)ls->front;
+	st->degree = k->fo.own_degree = (int64_t)ls->degree;
 }
 
 /* Row peer c's discovery bitmap for grid column d of the level: read in
@@ -430,8 +430,8 @@ static void update_stats(cu_bk *k, b2_level_stats *st)
  * whole set when the fold carries the visited state, else only d == j). */
 static const uint32_t *peer_disc(const cu_bk *k, int c, int d)
 {
-	if (k->peer[B2_DIR_FOLD])
-		return k->peer_bmp[B2_DIR_FOLD][c] + bmp_off(k, disc_set(k), d);
+	if (k->pe.peer[B2_DIR_FOLD])
+		return k->pe.peer_bmp[B2_DIR_FOLD][c] + bmp_off(k, disc_set(k), d);
 	return in_slot(k, B2_DIR_FOLD, c) + (carrying(k) ? (size_t)d * (size_t)(k->bw + 1) : 0);
 }
 
@@ -444,14 +444,14 @@ static const uint32_t *peer_disc(const cu_bk *k, int c, int d)
 static int pull_update(cu_bk *k, int lvl, b2_level_stats *st)
 {
 	const int C = k->g.C, j = k->g.j, cur = disc_set(k);
-	const unsigned epoch = ++k->epoch;
+	const unsigned epoch = ++k->pe.epoch;
 	Sources src;
 	int nsrc = 0;
 	for (int c = 0; c < C && !carrying_own(k); c++) { /* carrying_own: none found here */
 		if (c == j)
 			continue;
 		src.bmp[nsrc] = peer_disc(k, c, j);
-		const b2_msg *m = &k->fold_in[c];
+		const b2_msg *m = &k->fo.fold_in[c];
 		if (!m->bitmap && m->count > 0) {
 			/* a list message (b2_link_list; never a carrying fold): its
 			 * count, then its bits into a bitmap in the slot's second
@@ -468,31 +468,31 @@ static int pull_update(cu_bk *k, int lvl, b2_level_stats *st)
 	}
 	if (ev_fold(k))
 		CU(cudaEventRecord(level_events(k)[3], k->st));
-	PullFold pf = counting_fold(k, k->lcur + C, k->lcur + C + 1);
+	PullFold pf = counting_fold(k, k->ct.lcur + C, k->ct.lcur + C + 1);
 	if (carrying(k)) {
 		pf.carry = peer_disc(k, 1 - j, 1 - j);
 		pf.carry_base = (uint32_t)((1 - j) * k->b);
 	}
-	pf.flags = C > 1 && k->peer[B2_DIR_FOLD] ? k->flags : NULL;
+	pf.flags = C > 1 && k->pe.peer[B2_DIR_FOLD] ? k->pe.flags : NULL;
 	if (pf.flags)
-		pf.sig = k->sig;
+		pf.sig = k->pe.sig;
 	pf.first = counter(k, CT_FIRST);
 	pf.timer = counter(k, CT_TIMER);
 	pf.n = C;
 	pf.self = j;
 	pf.epoch = epoch;
-	pf.stamp = k->stamp + 2 * (lvl <= PULL_LEVELS ? lvl - 1 : PULL_LEVELS);
+	pf.stamp = k->tm.stamp + 2 * (lvl <= PULL_LEVELS ? lvl - 1 : PULL_LEVELS);
 	pf.reset = counter(k, CT_GATHER);
-	pf.seq = ++k->seq;
+	pf.seq = ++k->ct.seq;
 	k_update_words<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(
 		src, nsrc, k->bw, (uint32_t)(j * k->b), k->vis, k->level, k->pred, bmp_set(k, cur, j), lvl,
 		pf);
 	CU_LAUNCHED();
-	int error = wait_counts(k, &k->h_ls->seq, pf.seq);
+	int error = wait_counts(k, &k->ct.h_ls->seq, pf.seq);
 	if (error)
 		return error;
 	update_stats(k, st);
-	st->examined = (int64_t)k->h_ls->examined;
+	st->examined = (int64_t)k->ct.h_ls->examined;
 	return 0;
 }
 
@@ -513,8 +513,8 @@ int cu_update(void *p, int lvl, b2_level_stats *st)
 	PullFold none;
 	memset(&none, 0, sizeof none);
 	for (int s = 0; s < C; s++) {
-		const b2_msg *m = &k->in_msgs[s];
-		if (s == k->self || m->count == 0)
+		const b2_msg *m = &k->fr.in_msgs[s];
+		if (s == k->fr.self || m->count == 0)
 			continue;
 		any = 1;
 		if (!m->bitmap) {
@@ -535,18 +535,18 @@ int cu_update(void *p, int lvl, b2_level_stats *st)
 	}
 	/* the levels of the peer's rows found here (pred_level), where they
 	 * are kept and some were */
-	const int mine = k->side && k->h_lc[1 - j] > 0;
+	const int mine = k->pd.side && k->ct.h_lc[1 - j] > 0;
 	/* nothing arrived and no row peer reads the visited block: the step's
 	 * counts stand, and the device has no work */
 	if (!any && !vis_wanted(k) && !mine) {
-		st->front = k->nfront;
-		st->degree = k->own_degree;
+		st->front = k->fr.nfront;
+		st->degree = k->fo.own_degree;
 		return 0;
 	}
-	PullFold pf = counting_fold(k, k->dstat, k->dstat + 1);
+	PullFold pf = counting_fold(k, k->ct.dstat, k->ct.dstat + 1);
 	if (mine) {
 		pf.mine = bmp_of(k, 1 - j);
-		pf.plevel = k->plevel;
+		pf.plevel = k->pd.plevel;
 	}
 	k_update_words<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(
 		src, nsrc, k->bw, rowbase, k->vis, k->level, k->pred, bmp_of(k, j), lvl, pf);

@@ -250,7 +250,7 @@ int expand_grids(cu_bk *k)
 	    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb[3], k_expand<8>, TPB, 0) != cudaSuccess)
 		return b2_err(B2_EFAIL_, "cannot query the expansion kernel's occupancy");
 	for (int q = 0; q < 4; q++)
-		k->egrid[1 << q] = k->nsm * (nb[q] > 0 ? nb[q] : 1);
+		k->fr.egrid[1 << q] = k->nsm * (nb[q] > 0 ? nb[q] : 1);
 	return 0;
 }
 
@@ -266,7 +266,7 @@ int unpack(cu_bk *k, const uint32_t *src, uint32_t off, uint32_t *dst, uint64_t 
 	one.tag[0] = off;
 	to.dst[0] = dst;
 	to.ctr[0] = ctr;
-	k_unpack<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(one, k->bw, to, deg, k->colptr, z);
+	k_unpack<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(one, k->bw, to, deg, k->gr.colptr, z);
 	CU_LAUNCHED();
 	return 0;
 }
@@ -285,23 +285,23 @@ int cu_front_msg(void *p, int bitmap, int mem, b2_msg *m)
 	cu_bk *k = (cu_bk *)p;
 	int error = 0;
 	/* a list for a host transport is unpacked straight into pinned memory */
-	uint32_t *list = mem == B2_MEM_DEVICE ? k->front : k->h_front;
+	uint32_t *list = mem == B2_MEM_DEVICE ? k->fr.front : k->fr.h_front;
 	const uint32_t *src = bitmap ? bmp_set(k, front_set(k), k->g.j) : list;
-	m->count = k->nfront;
+	m->count = k->fr.nfront;
 	m->bitmap = bitmap;
-	if (!bitmap && k->nfront &&
+	if (!bitmap && k->fr.nfront &&
 	    (error = unpack_list(k, bmp_set(k, front_set(k), k->g.j), 0, list, NULL)))
 		return error;
 	if (mem == B2_MEM_DEVICE) { /* the transport's copies follow on the stream */
 		m->data = (uint32_t *)src;
 		return 0;
 	}
-	m->data = k->h_front;
+	m->data = k->fr.h_front;
 	if (bitmap)
-		CU(cudaMemcpyAsync(k->h_front, src, (size_t)k->bw * 4, cudaMemcpyDeviceToHost, k->st));
+		CU(cudaMemcpyAsync(k->fr.h_front, src, (size_t)k->bw * 4, cudaMemcpyDeviceToHost, k->st));
 	CU(cudaStreamSynchronize(k->st));
 	if (bitmap)
-		k->h_front[k->bw] = (uint32_t)k->nfront;
+		k->fr.h_front[k->bw] = (uint32_t)k->fr.nfront;
 	return 0;
 }
 
@@ -312,9 +312,9 @@ static int append_msg(cu_bk *k, const b2_msg *m, uint32_t off, int64_t at)
 	if (m->count == 0)
 		return 0;
 	if (m->bitmap)
-		return unpack_list(k, m->data, off, k->af + at, k->deg + at);
-	k_gather<<<blocks_for(k, m->count), TPB, 0, k->st>>>(m->data, m->count, off, k->af + at,
-	                                                     k->deg + at, k->colptr);
+		return unpack_list(k, m->data, off, k->fr.af + at, k->fr.deg + at);
+	k_gather<<<blocks_for(k, m->count), TPB, 0, k->st>>>(m->data, m->count, off, k->fr.af + at,
+	                                                     k->fr.deg + at, k->gr.colptr);
 	CU_LAUNCHED();
 	return 0;
 }
@@ -324,8 +324,8 @@ static int append_msg(cu_bk *k, const b2_msg *m, uint32_t off, int64_t at)
 template <int K>
 static int launch_expand(cu_bk *k, const ExpandArgs &a)
 {
-	const double most = (double)a.n * (double)k->maxdeg / (TPB * K);
-	const int grid = most < k->egrid[K] ? (int)most + 1 : k->egrid[K];
+	const double most = (double)a.n * (double)k->gr.maxdeg / (TPB * K);
+	const int grid = most < k->fr.egrid[K] ? (int)most + 1 : k->fr.egrid[K];
 	k_expand<K><<<grid, TPB, 0, k->st>>>(a);
 	CU_LAUNCHED();
 	return 0;
@@ -337,12 +337,12 @@ StepEnd step_end_args(const cu_bk *k)
 {
 	StepEnd e;
 	memset(&e, 0, sizeof e);
-	if (k->devlev && k->g.C > 1 && k->peer[B2_DIR_FOLD]) {
-		e.sig = k->sig;
+	if (k->devlev && k->g.C > 1 && k->pe.peer[B2_DIR_FOLD]) {
+		e.sig = k->pe.sig;
 		e.done = counter(k, CT_STEP_DONE);
 		e.first = counter(k, CT_FIRST);
 		e.n = k->g.C;
-		e.epoch = k->epoch + 1;
+		e.epoch = k->pe.epoch + 1;
 	}
 	return e;
 }
@@ -356,18 +356,18 @@ int expand_columns(cu_bk *k, int64_t n, int lvl, int set)
 		return 0;
 	/* deg[n] is read but does not matter: an exclusive scan of n + 1 items */
 	if (n + 1 <= SCAN1_MAX) {
-		k_scan1<<<1, TPB, 0, k->st>>>(k->deg, k->cumul, n + 1);
+		k_scan1<<<1, TPB, 0, k->st>>>(k->fr.deg, k->fr.cumul, n + 1);
 		CU_LAUNCHED();
 	} else {
-		size_t bytes = k->cubbytes;
-		CU(cub::DeviceScan::ExclusiveSum(k->cubtmp, bytes, k->deg, k->cumul, (int64_t)(n + 1),
+		size_t bytes = k->fr.cubbytes;
+		CU(cub::DeviceScan::ExclusiveSum(k->fr.cubtmp, bytes, k->fr.deg, k->fr.cumul, (int64_t)(n + 1),
 		                                 k->st));
 	}
 	ExpandArgs a;
-	a.colptr = k->colptr; a.rowidx = k->rowidx; a.af = k->af; a.cumul = k->cumul; a.n = n;
+	a.colptr = k->gr.colptr; a.rowidx = k->gr.rowidx; a.af = k->fr.af; a.cumul = k->fr.cumul; a.n = n;
 	a.vis = k->vis; a.pred = k->pred; a.bmp = bmp_set(k, set, 0); a.level = k->level;
 	a.b = (uint32_t)k->b; a.bw1 = (uint64_t)(k->bw + 1); a.j = (uint32_t)k->g.j; a.lvl = lvl;
-	a.examined = k->lcur + k->g.C + 1;
+	a.examined = k->ct.lcur + k->g.C + 1;
 	a.end = step_end_args(k);
 	switch (k->o.edges_per_thread) {
 	case 1: return launch_expand<1>(k, a);
@@ -384,19 +384,19 @@ const uint32_t *column_bitmap(const cu_bk *k, int s, int set)
 {
 	if (s == k->g.i)
 		return bmp_set(k, set, k->g.j);
-	if (k->devlev && (!k->ncol[s] || !k->in_msgs[s].bitmap))
+	if (k->devlev && (!k->fr.ncol[s] || !k->fr.in_msgs[s].bitmap))
 		return NULL;
 	if (k->devlev)
-		return k->peer[B2_DIR_EXPAND] ? k->peer_bmp[B2_DIR_EXPAND][s] + bmp_off(k, set, k->g.j)
+		return k->pe.peer[B2_DIR_EXPAND] ? k->pe.peer_bmp[B2_DIR_EXPAND][s] + bmp_off(k, set, k->g.j)
 		                              : in_slot(k, B2_DIR_EXPAND, s);
-	return k->in_msgs[s].count && k->in_msgs[s].bitmap ? k->in_msgs[s].data : NULL;
+	return k->fr.in_msgs[s].count && k->fr.in_msgs[s].bitmap ? k->fr.in_msgs[s].data : NULL;
 }
 
 int64_t column_count(const cu_bk *k, int s)
 {
 	if (s == k->g.i)
-		return k->devlev ? k->ncol[s] : k->nfront;
-	return k->devlev ? k->ncol[s] : k->in_msgs[s].count;
+		return k->devlev ? k->fr.ncol[s] : k->fr.nfront;
+	return k->devlev ? k->fr.ncol[s] : k->fr.in_msgs[s].count;
 }
 
 /* Top-down: the grid column's frontier as the list of local columns to
@@ -417,7 +417,7 @@ int gather_columns(cu_bk *k, int set, Zero z, int64_t *n_out, int *zeroed)
 		int nsrc = 0;
 		int64_t nl = 0;
 		for (int s = 0; s < k->g.R; s++) {
-			const b2_msg *m = &k->in_msgs[s];
+			const b2_msg *m = &k->fr.in_msgs[s];
 			n += column_count(k, s);
 			if (column_count(k, s) && s != k->g.i && !m->bitmap) { /* a list message */
 				if ((error = append_msg(k, m, (uint32_t)(s * k->b), nl)))
@@ -430,13 +430,13 @@ int gather_columns(cu_bk *k, int set, Zero z, int64_t *n_out, int *zeroed)
 				continue;
 			src.bmp[nsrc] = column_bitmap(k, s, set);
 			src.tag[nsrc] = (uint32_t)(s * k->b);
-			to.dst[nsrc] = k->af + nl;
+			to.dst[nsrc] = k->fr.af + nl;
 			to.ctr[nsrc] = counter(k, CT_GATHER);
 			nsrc++;
 		}
 		if (nsrc) {
 			k_unpack<<<dim3(blocks_for(k, k->bw), nsrc), TPB, 0, k->st>>>(
-				src, k->bw, to, k->deg + nl, k->colptr, z);
+				src, k->bw, to, k->fr.deg + nl, k->gr.colptr, z);
 			CU_LAUNCHED();
 			*zeroed = 1;
 		}
@@ -446,17 +446,17 @@ int gather_columns(cu_bk *k, int set, Zero z, int64_t *n_out, int *zeroed)
 	/* own frontier first (from its bitmap, which z may include: each word
 	 * is read before it is zeroed), then the column peers'; the counter is
 	 * zeroed by begin and by each level's counts for the next */
-	n = k->nfront;
-	if (n && (error = unpack(k, bmp_of(k, k->g.j), (uint32_t)(k->g.i * k->b), k->af, k->deg,
+	n = k->fr.nfront;
+	if (n && (error = unpack(k, bmp_of(k, k->g.j), (uint32_t)(k->g.i * k->b), k->fr.af, k->fr.deg,
 	                         counter(k, CT_GATHER), z)))
 		return error;
 	*zeroed = n > 0;
 	for (int s = 0; s < k->g.R; s++) {
-		if (s == k->self)
+		if (s == k->fr.self)
 			continue;
-		if ((error = append_msg(k, &k->in_msgs[s], (uint32_t)(s * k->b), n)))
+		if ((error = append_msg(k, &k->fr.in_msgs[s], (uint32_t)(s * k->b), n)))
 			return error;
-		n += k->in_msgs[s].count;
+		n += k->fr.in_msgs[s].count;
 	}
 	*n_out = n;
 	return 0;

@@ -205,18 +205,18 @@ int cu_begin(void *p, int64_t root_k)
 	cu_bk *k = (cu_bk *)p;
 	int error = 0;
 	const uint64_t none = ~(uint64_t)0;
-	k->nfront = root_k >= 0;
+	k->fr.nfront = root_k >= 0;
 	k->plev = 0;
 	CU(cudaMemsetAsync(k->vis, 0, (size_t)vis_words(k) * 4, k->st));
 	CU(cudaMemsetAsync(k->level, 0xff, (size_t)k->b * 4, k->st));
 	k_begin<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(
 		k->vis, k->level, bmp_of(k, k->g.j), k->bw,
 		root_k >= 0 ? (uint64_t)k->g.j * (uint64_t)k->b + (uint64_t)root_k : none,
-		root_k >= 0 ? (uint64_t)root_k : none, k->tmpcnt, k->g.C + CT_GATHER + 1, k->lc,
+		root_k >= 0 ? (uint64_t)root_k : none, k->ct.tmpcnt, k->g.C + CT_GATHER + 1, k->ct.lc,
 		2 * (k->g.C + 2));
 	CU_LAUNCHED();
-	if (k->plevel) { /* no peer row's level known yet (k_pred_local) */
-		CU(cudaMemsetAsync(k->plevel, 0x7f, (size_t)k->b * 4, k->st));
+	if (k->pd.plevel) { /* no peer row's level known yet (k_pred_local) */
+		CU(cudaMemsetAsync(k->pd.plevel, 0x7f, (size_t)k->b * 4, k->st));
 		CU(cudaMemsetAsync(counter(k, CT_REST), 0, 3 * 4, k->st));
 	}
 	if ((error = export_visited(k)))
@@ -230,15 +230,15 @@ int cu_begin(void *p, int64_t root_k)
 int pull_events(cu_bk *k, int lvl)
 {
 	int need = lvl * PULL_EV;
-	if (need <= k->nev)
+	if (need <= k->tm.nev)
 		return 0;
 	int cap = need < 64 * PULL_EV ? 64 * PULL_EV : 2 * need;
-	cudaEvent_t *ev = (cudaEvent_t *)realloc(k->ev, (size_t)cap * sizeof *ev);
+	cudaEvent_t *ev = (cudaEvent_t *)realloc(k->tm.ev, (size_t)cap * sizeof *ev);
 	if (!ev)
 		return b2_err(B2_EIO_, "out of host memory for CUDA events");
-	k->ev = ev;
-	for (; k->nev < cap; k->nev++)
-		CU(cudaEventCreate(&k->ev[k->nev]));
+	k->tm.ev = ev;
+	for (; k->tm.nev < cap; k->tm.nev++)
+		CU(cudaEventCreate(&k->tm.ev[k->tm.nev]));
 	return 0;
 }
 
@@ -265,8 +265,8 @@ int cu_expand(void *p, const b2_step *st, int64_t *cnt_out, int64_t *examined)
 	k->step_carrying = st->carrying;
 	/* the level's counters: device levels' are the update's; message
 	 * levels alternate two sets, each level's counts zeroing the next's */
-	unsigned long long *next = k->lc + (size_t)((lvl + 1) & 1) * (size_t)(C + 2);
-	k->lcur = k->devlev ? k->lc : k->lc + (size_t)(lvl & 1) * (size_t)(C + 2);
+	unsigned long long *next = k->ct.lc + (size_t)((lvl + 1) & 1) * (size_t)(C + 2);
+	k->ct.lcur = k->devlev ? k->ct.lc : k->ct.lc + (size_t)(lvl & 1) * (size_t)(C + 2);
 	/* the column's frontier, in the form the direction wants; top-down's
 	 * unpacking zeroes this level's discovery bitmaps on the way */
 	if (dir == B2_BOTTOM_UP)
@@ -279,7 +279,7 @@ int cu_expand(void *p, const b2_step *st, int64_t *cnt_out, int64_t *examined)
 		CU(cudaEventRecord(ev[1], k->st));
 	if (!zeroed) {
 		k_copy_zero<<<blocks_for(k, k->bw + 1), TPB, 0, k->st>>>(
-			copy, copy ? k->fcol : NULL, k->bw, disc_zero(k, ds));
+			copy, copy ? k->fr.fcol : NULL, k->bw, disc_zero(k, ds));
 		CU_LAUNCHED();
 	}
 	if (dir == B2_BOTTOM_UP)
@@ -306,22 +306,22 @@ int cu_expand(void *p, const b2_step *st, int64_t *cnt_out, int64_t *examined)
 	LevelEnd e;
 	e.next = next;
 	e.nnext = C + 2;
-	e.ctr = k->tmpcnt; /* the fold lists' counters, CT_FRONT and CT_GATHER */
+	e.ctr = k->ct.tmpcnt; /* the fold lists' counters, CT_FRONT and CT_GATHER */
 	e.nctr = C + CT_GATHER + 1;
-	e.lists = k->o.fold_cap > 0 ? k->dst : NULL;
+	e.lists = k->o.fold_cap > 0 ? k->fo.dst : NULL;
 	e.b = k->b;
 	e.cap = (unsigned)k->o.fold_cap;
 	e.own_list = carrying_every(k);
 	e.done = counter(k, CT_LC_DONE);
-	e.host = k->d_lc;
-	e.seq = ++k->seq;
+	e.host = k->ct.d_lc;
+	e.seq = ++k->ct.seq;
 	k_level_end<<<dim3(blocks_for(k, k->bw), C), TPB, 0, k->st>>>(
-		k->bmp, k->bw, (uint64_t)(k->bw + 1), C, j, front_tdeg(k), k->lcur, e);
+		k->fo.bmp, k->bw, (uint64_t)(k->bw + 1), C, j, front_tdeg(k), k->ct.lcur, e);
 	CU_LAUNCHED();
 	FoldOut f;
 	int nf = 0;
-	k->fold_copied = k->fold_host;
-	for (int c = 0; c < C && k->fold_host; c++) {
+	k->fo.fold_copied = k->fo.fold_host;
+	for (int c = 0; c < C && k->fo.fold_host; c++) {
 		if (c == j && !carrying_every(k))
 			continue;
 		if (nf == PULL_MAX) { /* more messages than one launch takes */
@@ -329,9 +329,9 @@ int cu_expand(void *p, const b2_step *st, int64_t *cnt_out, int64_t *examined)
 				return error;
 			nf = 0;
 		}
-		f.list[nf] = k->dst + (size_t)c * (size_t)k->b;
+		f.list[nf] = k->fo.dst + (size_t)c * (size_t)k->b;
 		f.bmp[nf] = bmp_of(k, c);
-		f.count[nf] = k->lcur + c;
+		f.count[nf] = k->ct.lcur + c;
 		f.host[nf++] = fold_list(k, c);
 	}
 	if (nf && (error = fold_to_host(k, f, nf)))
@@ -339,13 +339,13 @@ int cu_expand(void *p, const b2_step *st, int64_t *cnt_out, int64_t *examined)
 	/* with fold lists the host sends what the stream wrote: all of it done */
 	if (C > 1)
 		CU(cudaStreamSynchronize(k->st));
-	else if ((error = wait_counts(k, k->h_lc + C + 2, k->seq)))
+	else if ((error = wait_counts(k, k->ct.h_lc + C + 2, k->ct.seq)))
 		return error;
-	const volatile unsigned long long *h = k->h_lc;
+	const volatile unsigned long long *h = k->ct.h_lc;
 	for (int c = 0; c < C; c++)
 		cnt_out[c] = (int64_t)h[c];
-	k->nfront = (int64_t)h[j];
-	k->own_degree = (int64_t)h[C];
+	k->fr.nfront = (int64_t)h[j];
+	k->fo.own_degree = (int64_t)h[C];
 	*examined = (int64_t)h[C + 1];
 	return 0;
 }
@@ -360,10 +360,10 @@ int cu_level_phases(void *p, int nlev, const double *busy, double *lv)
 	cu_bk *k = (cu_bk *)p;
 	int nw = nlev < PULL_LEVELS ? nlev : PULL_LEVELS;
 	if (nw > 0)
-		CU(cudaMemcpy(k->h_stamp, k->stamp, (size_t)nw * 16, cudaMemcpyDeviceToHost));
+		CU(cudaMemcpy(k->tm.h_stamp, k->tm.stamp, (size_t)nw * 16, cudaMemcpyDeviceToHost));
 	for (int l = 0; l < nlev; l++) {
-		const cudaEvent_t *ev = k->ev + (size_t)l * PULL_EV;
-		const int timed = (l + 1) * PULL_EV <= k->nev;
+		const cudaEvent_t *ev = k->tm.ev + (size_t)l * PULL_EV;
+		const int timed = (l + 1) * PULL_EV <= k->tm.nev;
 		float xexp = 0, xfold = 0;
 		if (timed && ev_gather(k))
 			CU(cudaEventElapsedTime(&xexp, ev[0], ev[1]));
@@ -371,10 +371,10 @@ int cu_level_phases(void *p, int nlev, const double *busy, double *lv)
 			CU(cudaEventElapsedTime(&xfold, ev[2], ev[3]));
 		double *t = lv + (size_t)l * 4;
 		t[0] = xexp * 1e-3;
-		t[2] = xfold * 1e-3 + (l < nw ? k->h_stamp[2 * l] * 1e-9 : 0);
+		t[2] = xfold * 1e-3 + (l < nw ? k->tm.h_stamp[2 * l] * 1e-9 : 0);
 		/* with C == 1 the update only counts: the expansion's part, as
 		 * in message mode */
-		t[3] = l < nw && k->g.C > 1 ? k->h_stamp[2 * l + 1] * 1e-9 : 0;
+		t[3] = l < nw && k->g.C > 1 ? k->tm.h_stamp[2 * l + 1] * 1e-9 : 0;
 		t[1] = busy[l] - t[0] - t[2] - t[3];
 		t[1] = t[1] > 0 ? t[1] : 0;
 	}
@@ -384,11 +384,11 @@ int cu_level_phases(void *p, int nlev, const double *busy, double *lv)
 int cu_degree_sum(void *p, int64_t *sum)
 {
 	cu_bk *k = (cu_bk *)p;
-	CU(cudaMemsetAsync(k->dsum, 0, 8, k->st));
-	k_degsum<<<blocks_for(k, k->b), TPB, 0, k->st>>>(k->level, k->tdeg, k->b, k->dsum);
+	CU(cudaMemsetAsync(k->ct.dsum, 0, 8, k->st));
+	k_degsum<<<blocks_for(k, k->b), TPB, 0, k->st>>>(k->level, k->gr.tdeg, k->b, k->ct.dsum);
 	CU_LAUNCHED();
-	CU(cudaMemcpyAsync(k->h_dsum, k->dsum, 8, cudaMemcpyDeviceToHost, k->st));
+	CU(cudaMemcpyAsync(k->ct.h_dsum, k->ct.dsum, 8, cudaMemcpyDeviceToHost, k->st));
 	CU(cudaStreamSynchronize(k->st));
-	*sum = (int64_t)*k->h_dsum;
+	*sum = (int64_t)*k->ct.h_dsum;
 	return 0;
 }

@@ -366,21 +366,21 @@ __global__ void k_pred_apply(const uint32_t *__restrict__ req, const uint32_t *_
  * rows, their parents resolved (k_bottom_up), and the fold brings none. */
 int pred_level(cu_bk *k, int lvl)
 {
-	if (!k->side || k->step_dir == B2_BOTTOM_UP)
+	if (!k->pd.side || k->step_dir == B2_BOTTOM_UP)
 		return 0;
 	uint64_t ch = (k->g.nnz + (uint64_t)k->b - 1) / (uint64_t)k->b;
 	ch = ch > (uint64_t)PRED_CHUNK ? ch : (uint64_t)PRED_CHUNK;
 	unsigned *nrest = counter(k, CT_REST + (lvl & 1));
-	uint32_t *rest_x = k->rest, *rest_c = k->rest + k->nr;
-	CU(cudaEventRecord(k->lvl_done, k->st));
-	CU(cudaStreamWaitEvent(k->side, k->lvl_done, 0));
-	k_pred_local<<<blocks_for(k, k->b), TPB, 0, k->side>>>(
-		k->level, k->pred, k->plevel, k->colptr, k->rowidx, k->b, k->g.j, lvl, k->pred64, ch,
+	uint32_t *rest_x = k->pd.rest, *rest_c = k->pd.rest + k->nr;
+	CU(cudaEventRecord(k->pd.lvl_done, k->st));
+	CU(cudaStreamWaitEvent(k->pd.side, k->pd.lvl_done, 0));
+	k_pred_local<<<blocks_for(k, k->b), TPB, 0, k->pd.side>>>(
+		k->level, k->pred, k->pd.plevel, k->gr.colptr, k->gr.rowidx, k->b, k->g.j, lvl, k->pd.pred64, ch,
 		rest_x, rest_c, nrest, counter(k, CT_REST + ((lvl + 1) & 1)));
 	CU_LAUNCHED();
-	k_pred_rest<<<k->grid, TPB, 0, k->side>>>(rest_x, rest_c, nrest, k->level, k->pred,
-	                                          k->plevel, k->colptr, k->rowidx, k->b, k->g.j, ch,
-	                                          k->pred64, k->ptrace ? counter(k, CT_REST_ALL) : NULL);
+	k_pred_rest<<<k->grid, TPB, 0, k->pd.side>>>(rest_x, rest_c, nrest, k->level, k->pred,
+	                                          k->pd.plevel, k->gr.colptr, k->gr.rowidx, k->b, k->g.j, ch,
+	                                          k->pd.pred64, k->tm.ptrace ? counter(k, CT_REST_ALL) : NULL);
 	CU_LAUNCHED();
 	return 0;
 }
@@ -390,17 +390,17 @@ int pred_level(cu_bk *k, int lvl)
  * words' counts (popped: already there, word_pops()) and their scan. */
 static uint32_t *word_pops(const cu_bk *k)
 {
-	return (uint32_t *)k->deg;
+	return (uint32_t *)k->fr.deg;
 }
 static int ordered_list(cu_bk *k, const uint32_t *bmp, uint32_t *dst, int popped = 0)
 {
-	uint32_t *pop = word_pops(k), *pref = (uint32_t *)k->cumul;
-	size_t bytes = k->cubbytes;
+	uint32_t *pop = word_pops(k), *pref = (uint32_t *)k->fr.cumul;
+	size_t bytes = k->fr.cubbytes;
 	if (!popped) {
 		k_word_pop<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(bmp, k->bw, pop);
 		CU_LAUNCHED();
 	}
-	CU(cub::DeviceScan::ExclusiveSum(k->cubtmp, bytes, pop, pref, k->bw, k->st));
+	CU(cub::DeviceScan::ExclusiveSum(k->fr.cubtmp, bytes, pop, pref, k->bw, k->st));
 	k_ordered<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(bmp, k->bw, pref, dst);
 	CU_LAUNCHED();
 	return 0;
@@ -410,34 +410,34 @@ static int ordered_list(cu_bk *k, const uint32_t *bmp, uint32_t *dst, int popped
  * device time up to it is printed under `what` (pmark_print, rank 0). */
 static void pmark(cu_bk *k, const char *what)
 {
-	if (!k->ptrace || k->npm >= PMARKS)
+	if (!k->tm.ptrace || k->tm.npm >= PMARKS)
 		return;
-	if (!k->pm[k->npm] && cudaEventCreate(&k->pm[k->npm]) != cudaSuccess)
+	if (!k->tm.pm[k->tm.npm] && cudaEventCreate(&k->tm.pm[k->tm.npm]) != cudaSuccess)
 		return;
-	k->pmname[k->npm] = what;
-	if (cudaEventRecord(k->pm[k->npm], k->st) == cudaSuccess)
-		k->npm++;
+	k->tm.pmname[k->tm.npm] = what;
+	if (cudaEventRecord(k->tm.pm[k->tm.npm], k->st) == cudaSuccess)
+		k->tm.npm++;
 }
 
 /* The first mark of a search's exchange is its start; a later entry point
  * marks the host's gap since the last one. */
 static void pmark_enter(cu_bk *k)
 {
-	pmark(k, k->npm ? "(wait)" : "start");
+	pmark(k, k->tm.npm ? "(wait)" : "start");
 }
 
 static void pmark_print(cu_bk *k)
 {
 	float ms;
-	if (k->ptrace && b2_rank == 0 && k->npm > 1 &&
-	    cudaEventSynchronize(k->pm[k->npm - 1]) == cudaSuccess) {
+	if (k->tm.ptrace && b2_rank == 0 && k->tm.npm > 1 &&
+	    cudaEventSynchronize(k->tm.pm[k->tm.npm - 1]) == cudaSuccess) {
 		fprintf(stderr, "pred device");
-		for (int x = 1; x < k->npm; x++)
-			if (cudaEventElapsedTime(&ms, k->pm[x - 1], k->pm[x]) == cudaSuccess)
-				fprintf(stderr, "  %s %.1f", k->pmname[x], ms * 1e3);
+		for (int x = 1; x < k->tm.npm; x++)
+			if (cudaEventElapsedTime(&ms, k->tm.pm[x - 1], k->tm.pm[x]) == cudaSuccess)
+				fprintf(stderr, "  %s %.1f", k->tm.pmname[x], ms * 1e3);
 		fprintf(stderr, " us\n");
 	}
-	k->npm = 0;
+	k->tm.npm = 0;
 }
 
 /* The lean predecessor exchange (backend.h). The owner's requests to row
@@ -456,34 +456,34 @@ int cu_pred_requests(void *p, int mem, b2_msg *out)
 	cu_bk *k = (cu_bk *)p;
 	int error = 0, lists = 0;
 	const int C = k->g.C, j = k->g.j, host = mem == B2_MEM_HOST;
-	if (!k->copied)
-		CU(cudaEventCreateWithFlags(&k->copied, cudaEventDisableTiming));
+	if (!k->pd.copied)
+		CU(cudaEventCreateWithFlags(&k->pd.copied, cudaEventDisableTiming));
 	pmark_enter(k);
-	CU(cudaMemsetAsync(k->lc, 0, (size_t)C * 8, k->st));
+	CU(cudaMemsetAsync(k->ct.lc, 0, (size_t)C * 8, k->st));
 	k_pred_requests<<<blocks_for(k, k->b), TPB, (size_t)C * 8, k->st>>>(
-		k->level, k->pred, k->b, k->g.R, k->g.i, j, k->pred64, k->lc, bmp_set(k, 0, 0),
+		k->level, k->pred, k->b, k->g.R, k->g.i, j, k->pd.pred64, k->ct.lc, bmp_set(k, 0, 0),
 		k->bw + 1, C);
 	CU_LAUNCHED();
 	pmark(k, "requests");
-	CU(cudaMemcpyAsync(k->h_lc, k->lc, (size_t)C * 8, cudaMemcpyDeviceToHost, k->st));
+	CU(cudaMemcpyAsync(k->ct.h_lc, k->ct.lc, (size_t)C * 8, cudaMemcpyDeviceToHost, k->st));
 	for (int c = 0; c < C && host && out; c++)
 		if (c != j)
-			CU(cudaMemcpyAsync(k->h_pred + (size_t)c * (size_t)k->slotw, bmp_set(k, 0, c),
+			CU(cudaMemcpyAsync(k->pd.h_pred + (size_t)c * (size_t)k->slotw, bmp_set(k, 0, c),
 			                   (size_t)k->bw * 4, cudaMemcpyDeviceToHost, k->st));
-	CU(cudaEventRecord(k->copied, k->st));
+	CU(cudaEventRecord(k->pd.copied, k->st));
 	for (int c = 0; c < C; c++)
-		if (c != j && (error = ordered_list(k, bmp_set(k, 0, c), k->dst + (size_t)c * (size_t)k->b)))
+		if (c != j && (error = ordered_list(k, bmp_set(k, 0, c), k->fo.dst + (size_t)c * (size_t)k->b)))
 			return error;
 	pmark(k, "copy+lists");
 	if (!out) /* the lists only: the requests do not travel (their counts,
 	             for pred_resolve's check, arrive meanwhile) */
 		return 0;
-	CU(cudaEventSynchronize(k->copied));
+	CU(cudaEventSynchronize(k->pd.copied));
 	for (int c = 0; c < C; c++) {
-		const int64_t n = c == j ? 0 : (int64_t)k->h_lc[c];
+		const int64_t n = c == j ? 0 : (int64_t)k->ct.h_lc[c];
 		const int bitmap = n > k->o.fold_cap;
-		uint32_t *d = bitmap ? bmp_set(k, 0, c) : k->dst + (size_t)c * (size_t)k->b;
-		uint32_t *h = k->h_pred + (size_t)c * (size_t)k->slotw;
+		uint32_t *d = bitmap ? bmp_set(k, 0, c) : k->fo.dst + (size_t)c * (size_t)k->b;
+		uint32_t *h = k->pd.h_pred + (size_t)c * (size_t)k->slotw;
 		out[c] = (b2_msg){host ? h : d, n, bitmap};
 		if (host && bitmap)
 			h[k->bw] = (uint32_t)n; /* MPI's bitmap messages end in it */
@@ -507,12 +507,12 @@ int cu_pred_answers(void *p, int mem, const b2_msg *in, b2_msg *out)
 	cu_bk *k = (cu_bk *)p;
 	int error = 0;
 	const int C = k->g.C, j = k->g.j;
-	unsigned long long *due = k->lc + C + 2; /* the second set: free after the levels */
+	unsigned long long *due = k->ct.lc + C + 2; /* the second set: free after the levels */
 	pmark_enter(k);
 	if (!in)
 		CU(cudaMemsetAsync(due, 0, (size_t)C * 8, k->st));
 	for (int c = 0; c < C; c++) {
-		uint32_t *a = (mem == B2_MEM_HOST ? k->h_recv : k->ans) + (size_t)c * (size_t)k->b;
+		uint32_t *a = (mem == B2_MEM_HOST ? k->pd.h_recv : k->pd.ans) + (size_t)c * (size_t)k->b;
 		const uint32_t *pred = k->pred + (size_t)c * (size_t)k->b;
 		const int64_t n = c == j || !in ? 0 : in[c].count;
 		out[c] = (b2_msg){a, n, 0};
@@ -533,18 +533,18 @@ int cu_pred_answers(void *p, int mem, const b2_msg *in, b2_msg *out)
 		/* the same ascending list the requester made (in front: free after
 		 * the levels), then one answer per thread: coalesced writes, which
 		 * matter when they go to pinned host memory */
-		if ((error = ordered_list(k, bmp, k->front, !in)))
+		if ((error = ordered_list(k, bmp, k->fr.front, !in)))
 			return error;
 		k_pred_answers<<<blocks_for(k, in ? n : k->b), TPB, 0, k->st>>>(
-			k->front, n, in ? NULL : due + c, pred, a);
+			k->fr.front, n, in ? NULL : due + c, pred, a);
 		CU_LAUNCHED();
 	}
 	pmark(k, "answers");
 	if (!in)
-		CU(cudaMemcpyAsync(k->h_lc + C + 3, due, (size_t)C * 8, cudaMemcpyDeviceToHost, k->st));
+		CU(cudaMemcpyAsync(k->ct.h_lc + C + 3, due, (size_t)C * 8, cudaMemcpyDeviceToHost, k->st));
 	CU(cudaStreamSynchronize(k->st));
 	for (int c = 0; c < C && !in; c++)
-		out[c].count = c == j ? 0 : (int64_t)k->h_lc[C + 3 + c];
+		out[c].count = c == j ? 0 : (int64_t)k->ct.h_lc[C + 3 + c];
 	return 0;
 }
 
@@ -565,43 +565,43 @@ int cu_pred_resolve(void *p, const b2_msg *in)
 			if (m.count > k->b)
 				break; /* not asked for: the check below says so */
 			k_pred_apply<<<blocks_for(k, m.count), TPB, 0, k->st>>>(
-				k->dst + (size_t)s * (size_t)k->b, m.data, m.count,
-				(int64_t)s * k->b * k->g.R, k->pred64);
+				k->fo.dst + (size_t)s * (size_t)k->b, m.data, m.count,
+				(int64_t)s * k->b * k->g.R, k->pd.pred64);
 			CU_LAUNCHED();
 		}
 		pmark(k, "apply");
 		CU(cudaStreamSynchronize(k->st));
 		pmark_print(k);
 		for (int s = 0; s < k->g.C; s++)
-			if (s != j && in[s].count != (int64_t)k->h_lc[s])
+			if (s != j && in[s].count != (int64_t)k->ct.h_lc[s])
 				return b2_err(B2_EFAIL_, "internal: row peer %d answered %lld predecessors, "
 				              "%lld were asked", s, (long long)in[s].count,
-				              (long long)k->h_lc[s]);
+				              (long long)k->ct.h_lc[s]);
 		return 0;
 	}
-	if (k->g.C > PULL_MAX && k->peer[B2_DIR_FOLD])
+	if (k->g.C > PULL_MAX && k->pe.peer[B2_DIR_FOLD])
 		return b2_err(B2_EFAIL_, "internal: in-place predecessors on a row of %d ranks", k->g.C);
 	Sources peers;
 	memset(&peers, 0, sizeof peers);
-	for (int c = 0; c < k->g.C && k->peer[B2_DIR_FOLD]; c++)
+	for (int c = 0; c < k->g.C && k->pe.peer[B2_DIR_FOLD]; c++)
 		if (c != j)
-			peers.bmp[c] = k->peer_pred[c] + (size_t)j * (size_t)k->b;
+			peers.bmp[c] = k->pe.peer_pred[c] + (size_t)j * (size_t)k->b;
 	/* after pred_local (a row not mapped) every remote one must be
 	 * resolved: counted; read in place (or C == 1) none can be left */
-	unsigned *unresolved = k->g.C > 1 && !k->peer[B2_DIR_FOLD] ? counter(k, CT_UNRESOLVED) : NULL;
+	unsigned *unresolved = k->g.C > 1 && !k->pe.peer[B2_DIR_FOLD] ? counter(k, CT_UNRESOLVED) : NULL;
 	if (unresolved)
 		CU(cudaMemsetAsync(unresolved, 0, 4, k->st));
 	k_resolve<<<blocks_for(k, k->b), TPB, 0, k->st>>>(k->level, k->pred, peers, k->b, k->g.R,
-	                                                  k->g.i, j, k->pred64, unresolved);
+	                                                  k->g.i, j, k->pd.pred64, unresolved);
 	CU_LAUNCHED();
 	pmark(k, "resolve");
 	if (unresolved)
-		CU(cudaMemcpyAsync(k->h_dsum, unresolved, 4, cudaMemcpyDeviceToHost, k->st));
+		CU(cudaMemcpyAsync(k->ct.h_dsum, unresolved, 4, cudaMemcpyDeviceToHost, k->st));
 	CU(cudaStreamSynchronize(k->st));
 	pmark_print(k);
-	if (unresolved && *(const unsigned *)k->h_dsum)
+	if (unresolved && *(const unsigned *)k->ct.h_dsum)
 		return b2_err(B2_EFAIL_, "internal: %u predecessors neither resolved nor readable",
-		              *(const unsigned *)k->h_dsum);
+		              *(const unsigned *)k->ct.h_dsum);
 	return 0;
 }
 
@@ -613,16 +613,16 @@ int cu_pred_resolve(void *p, const b2_msg *in)
 int cu_pred_local(void *p)
 {
 	cu_bk *k = (cu_bk *)p;
-	if (!k->side)
+	if (!k->pd.side)
 		return b2_err(B2_EFAIL_, "internal: predecessors from the levels on a %dx%d grid",
 		              k->g.R, k->g.C);
 	pmark_enter(k);
-	CU(cudaEventRecord(k->side_done, k->side));
-	CU(cudaStreamWaitEvent(k->st, k->side_done, 0));
+	CU(cudaEventRecord(k->pd.side_done, k->pd.side));
+	CU(cudaStreamWaitEvent(k->st, k->pd.side_done, 0));
 	pmark(k, "side");
-	if (k->ptrace && b2_rank == 0) { /* how many chunks the first scans left */
+	if (k->tm.ptrace && b2_rank == 0) { /* how many chunks the first scans left */
 		unsigned n = 0;
-		CU(cudaStreamSynchronize(k->side));
+		CU(cudaStreamSynchronize(k->pd.side));
 		CU(cudaMemcpy(&n, counter(k, CT_REST_ALL), 4, cudaMemcpyDeviceToHost));
 		fprintf(stderr, "pred rest %u chunks\n", n);
 	}
@@ -632,6 +632,6 @@ int cu_pred_local(void *p)
 int cu_pred(void *p, int64_t *out)
 {
 	cu_bk *k = (cu_bk *)p;
-	CU(cudaMemcpy(out, k->pred64, (size_t)k->b * 8, cudaMemcpyDeviceToHost));
+	CU(cudaMemcpy(out, k->pd.pred64, (size_t)k->b * 8, cudaMemcpyDeviceToHost));
 	return 0;
 }
