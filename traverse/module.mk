@@ -4,7 +4,9 @@
 PROGRAMS += bfs-gpu
 bfs-gpu_SRCS   := traverse/main.c traverse/search.c traverse/transport.c traverse/mpi.c \
                   traverse/ipc.c traverse/nccl.c traverse/cpu.c traverse/plan.c traverse/partfile.c
-bfs-gpu_CUSRCS := traverse/cuda.cu
+# the CUDA backend by phase (docs/DESIGN.md, "Inside bfs-gpu", says which file holds what)
+bfs-gpu_CUSRCS := $(addprefix traverse/cuda/,frontier.cu bottom_up.cu fold.cu level.cu preds.cu \
+                    backend.cu)
 
 # The level plan's unit tests (tests/test_plan.sh): plan.c alone, no MPI.
 TESTPROGS += $(BUILD)/tests/plan-test

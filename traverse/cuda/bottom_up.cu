@@ -1,0 +1,411 @@
+/* bottom_up.cu — the bottom-up step (Beamer et al.): the local block made
+ * row-major at create, the column's frontier as a bitmap, every unvisited
+ * local row looking among its neighbours for one in it; and the visited
+ * state of the row's other blocks that such a step needs. */
+#include "common.cuh"
+
+/* The local CSC turned row-major at create: row counts, then each column's
+ * warp appends the column to its rows' lists (order within a row is
+ * whichever came first: any neighbour in the frontier is a valid parent). */
+__global__ void k_row_count(const uint32_t *__restrict__ rowidx, uint64_t nnz,
+                            unsigned long long *rowcnt)
+{
+	for (uint64_t e = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; e < nnz;
+	     e += (uint64_t)gridDim.x * blockDim.x)
+		atomicAdd(&rowcnt[__ldg(&rowidx[e])], 1ull);
+}
+
+__global__ void k_row_fill(const uint64_t *__restrict__ colptr, const uint32_t *__restrict__ rowidx,
+                           int64_t ncols, unsigned long long *fill, uint32_t *__restrict__ colidx)
+{
+	const int lane = threadIdx.x & 31;
+	for (int64_t u = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5; u < ncols;
+	     u += ((int64_t)gridDim.x * blockDim.x) >> 5)
+		for (uint64_t e = colptr[u] + lane; e < colptr[u + 1]; e += 32)
+			colidx[atomicAdd(&fill[rowidx[e]], 1ull)] = (uint32_t)u;
+}
+
+/* nz bit r: local row r has an edge in this block (bits past nr: 0). */
+__global__ void k_nonempty(const uint64_t *__restrict__ rowptr, int64_t nr, uint32_t *nz)
+{
+	for (int64_t w = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; w < (nr + 31) / 32;
+	     w += (int64_t)gridDim.x * blockDim.x) {
+		uint32_t m = 0;
+		for (int q = 0; q < 32 && w * 32 + q < nr; q++)
+			m |= (uint32_t)(rowptr[w * 32 + q + 1] > rowptr[w * 32 + q]) << q;
+		nz[w] = m;
+	}
+}
+
+/* The same over nr rows for the own rows lo .. lo + b - 1 (R = 1: row
+ * lo + k is own column k): those with neighbours. */
+__global__ void k_own_nonempty(const uint64_t *__restrict__ colptr, int64_t lo, int64_t b,
+                               int64_t nr, uint32_t *nz)
+{
+	for (int64_t w = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; w < (nr + 31) / 32;
+	     w += (int64_t)gridDim.x * blockDim.x) {
+		uint32_t m = 0;
+		for (int q = 0; q < 32; q++) {
+			const int64_t c = w * 32 + q - lo;
+			if (c >= 0 && c < b)
+				m |= (uint32_t)(colptr[c + 1] > colptr[c]) << q;
+		}
+		nz[w] = m;
+	}
+}
+
+/* dst's bits [tag, tag + 32*nwords) |= bitmap blockIdx.y of src: blocks of
+ * b bits that start anywhere in dst (the column frontier, the rows'
+ * visited state). Neighbouring blocks share a word: atomics. */
+__global__ void k_or_shifted(Sources src, int64_t nwords, uint32_t *dst)
+{
+	const uint32_t *bmp = src.bmp[blockIdx.y];
+	const uint32_t at = src.tag[blockIdx.y], sh = at & 31;
+	uint32_t *d = dst + (at >> 5);
+	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < nwords;
+	     x += (int64_t)gridDim.x * blockDim.x) {
+		const uint32_t w = __ldcv(&bmp[x]);
+		if (w)
+			or_word_shifted(d, x, w, sh);
+	}
+}
+
+/* out[0 .. ceil(n/32)) = bits [at, at + n) of src (srcw words): the own
+ * block of the visited bitmap, aligned, for the row peers. */
+__global__ void k_get_shifted(const uint32_t *__restrict__ src, int64_t srcw, uint32_t at, int64_t n,
+                              uint32_t *__restrict__ out)
+{
+	const int64_t nw = (n + 31) / 32, w0 = at >> 5;
+	const uint32_t sh = at & 31;
+	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < nw;
+	     x += (int64_t)gridDim.x * blockDim.x) {
+		const uint32_t hi = sh && w0 + x + 1 < srcw ? src[w0 + x + 1] << (32 - sh) : 0;
+		uint32_t w = (src[w0 + x] >> sh) | hi;
+		if (x == nw - 1 && (n & 31))
+			w &= (1u << (n & 31)) - 1;
+		out[x] = w;
+	}
+}
+
+enum { BU_K = 4 };
+
+struct BottomUpArgs {
+	const uint64_t *rowptr;
+	const uint32_t *colidx, *fcol, *nzrow;
+	uint32_t *vis, *pred, *bmp;
+	int32_t *level;
+	int64_t nr;
+	uint32_t b, j;
+	uint64_t bw1;
+	int lvl;
+	unsigned long long *examined;
+	/* own (R = 1, C > 1): the own rows only, through the own columns (CSC;
+	 * no CSR then, and nzrow marks the own rows with neighbours); out: the
+	 * predecessors found in the peers' blocks, resolved */
+	int own;
+	const uint64_t *colptr;
+	const uint32_t *rowidx;
+	int64_t *out;
+	StepEnd end;
+};
+
+/* A row's neighbours nb[e0 .. e1) in order, BU_K at a time (their loads,
+ * then their frontier words, in flight together), up to the first whose
+ * bit(u) (a word whose bit 0 says) is set: 1 with *parent = that
+ * neighbour; *seen += the neighbours looked at. */
+template <class Bit>
+static __device__ __forceinline__ bool first_parent(const uint32_t *__restrict__ nb, uint64_t e0,
+                                                    uint64_t e1, uint32_t pad, Bit bit,
+                                                    uint32_t *parent, unsigned long long *seen)
+{
+	for (uint64_t e = e0; e < e1; e += BU_K) {
+		uint32_t uu[BU_K], fw[BU_K];
+#pragma unroll
+		for (int q = 0; q < BU_K; q++)
+			uu[q] = e + q < e1 ? __ldg(&nb[e + q]) : pad;
+#pragma unroll
+		for (int q = 0; q < BU_K; q++)
+			fw[q] = e + q < e1 ? bit(uu[q]) : 0;
+		int hit = BU_K;
+#pragma unroll
+		for (int q = BU_K - 1; q >= 0; q--)
+			if (fw[q] & 1)
+				hit = q;
+		if (hit < BU_K) {
+			*parent = uu[hit];
+			*seen += e + hit + 1 - e0;
+			return true;
+		}
+	}
+	*seen += e1 - e0;
+	return false;
+}
+
+/* Own vertex k (row r = j * b + k, R = 1) through its own column, which
+ * lists all its neighbours (R = 1, the graph undirected): a neighbour of
+ * the own block is a parent when in the column frontier; one of a peer's
+ * block when visited, since the row's visited state is current at a
+ * bottom-up step (transport.h: carried or exchanged) and unvisited r has
+ * no neighbour of a level below lvl - 1. *parent: a local row (the global
+ * id, R = 1). */
+static __device__ __forceinline__ bool own_column_parent(const BottomUpArgs &a, uint32_t k,
+                                                         uint32_t *parent,
+                                                         unsigned long long *seen)
+{
+	const uint32_t lo = a.j * a.b;
+	return first_parent(a.rowidx, __ldg(&a.colptr[k]), __ldg(&a.colptr[k + 1]), lo,
+	                    [&](uint32_t r) {
+		                    const uint32_t o = r - lo; /* own block: o < b */
+		                    return o < a.b ? __ldg(&a.fcol[o >> 5]) >> (o & 31)
+		                                   : a.vis[r >> 5] >> (r & 31);
+	                    },
+	                    parent, seen);
+}
+
+/* The bottom-up step: a warp owns a word of the visited bitmap (32 local
+ * rows, a row per lane); each unvisited row scans its neighbours for one in
+ * the column frontier and stops at the first. The warp alone writes its
+ * visited word (no atomic); discoveries go to the same bitmaps as
+ * top-down's. A grid of one row (OWN, a.own) scans only the own rows, each
+ * through its own column (own_column_parent): no row is scanned on two
+ * ranks, every find is the own block's, and a parent in a peer's block
+ * is resolved here (out), not asked for. Two instances, so that the
+ * usual one keeps its 32 registers (full occupancy: the step is bound by
+ * the rows in flight) whatever the own one's branch needs (more: held to
+ * 32, it spills and runs no faster). */
+template <bool OWN>
+__global__ void __launch_bounds__(TPB) k_bottom_up(BottomUpArgs a)
+{
+	typedef cub::BlockReduce<unsigned long long, TPB> BR;
+	__shared__ typename BR::TempStorage tmp;
+	const int lane = threadIdx.x & 31;
+	const int64_t rlo = OWN ? (int64_t)a.j * a.b : 0, rhi = OWN ? rlo + a.b : a.nr;
+	const int64_t nw = (rhi + 31) / 32;
+	const int64_t wstride = ((int64_t)gridDim.x * blockDim.x) >> 5;
+	unsigned long long seen = 0;
+	for (int64_t w = rlo / 32 + (((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5); w < nw;
+	     w += wstride) {
+		/* rows without local edges cannot find a parent here: never load
+		 * their row pointers (a.own: rows of other blocks are not in
+		 * nzrow; a boundary word's are left as they are) */
+		const uint32_t vw = a.vis[w], todo = ~vw & __ldg(&a.nzrow[w]);
+		if (!todo)
+			continue;
+		const int64_t r = w * 32 + lane;
+		bool found = false, peer = false;
+		uint32_t u = 0;
+		if constexpr (OWN) {
+			if (todo >> lane & 1) {
+				found = own_column_parent(a, (uint32_t)(r - rlo), &u, &seen);
+				peer = found && (u < rlo || u >= rhi);
+				if (found && !peer)
+					u -= (uint32_t)rlo; /* the own column */
+			}
+		} else if (todo >> lane & 1) {
+			found = first_parent(a.colidx, __ldg(&a.rowptr[r]), __ldg(&a.rowptr[r + 1]), 0,
+			                     [&](uint32_t c) { return __ldg(&a.fcol[c >> 5]) >> (c & 31); },
+			                     &u, &seen);
+		}
+		const uint32_t mask = __ballot_sync(FULL, found);
+		if (lane == 0 && mask)
+			a.vis[w] = vw | mask;
+		if (found) {
+			const uint32_t rr = (uint32_t)r, c = rr / a.b, kk = rr - c * a.b;
+			a.pred[rr] = peer ? B2_PRED_RESOLVED : u;
+			if (peer)
+				a.out[kk] = u;
+			if (c == a.j)
+				a.level[kk] = a.lvl;
+			atomicOr(&a.bmp[c * a.bw1 + (kk >> 5)], 1u << (kk & 31));
+		}
+	}
+	seen = BR(tmp).Sum(seen);
+	if (threadIdx.x == 0 && seen)
+		atomicAdd(a.examined, seen);
+	step_end(a.end);
+}
+
+/* The local block row-major, on the device: row counts, their scan (CUB),
+ * then the columns appended through a cursor per row; nzrow marks the rows
+ * with local edges. With own_rows, only nzrow: the own rows with
+ * neighbours. */
+int build_csr(cu_bk *k)
+{
+	int error = 0;
+	unsigned long long *fill = NULL;
+	void *tmp = NULL;
+	size_t tb = 0;
+	if (own_rows(k)) {
+		DALLOC(k->gr.nzrow, (size_t)b2_bmp_words(k->nr) * 4);
+		k_own_nonempty<<<blocks_for(k, b2_bmp_words(k->nr)), TPB, 0, k->st>>>(
+			k->gr.colptr, (int64_t)k->g.j * k->b, k->b, k->nr, k->gr.nzrow);
+		CU_TRY(cudaGetLastError());
+		CU_TRY(cudaStreamSynchronize(k->st));
+		goto done;
+	}
+	DALLOC(k->gr.rowptr, (size_t)(k->nr + 1) * 8);
+	DALLOC(k->gr.colidx, k->g.nnz * 4);
+	DALLOC(fill, (size_t)(k->nr + 1) * 8);
+	CU_TRY(cudaMemsetAsync(fill, 0, (size_t)(k->nr + 1) * 8, k->st));
+	k_row_count<<<k->grid, TPB, 0, k->st>>>(k->gr.rowidx, k->g.nnz, fill);
+	CU_TRY(cudaGetLastError());
+	CU_TRY(cub::DeviceScan::ExclusiveSum(NULL, tb, (uint64_t *)fill, k->gr.rowptr, (int64_t)(k->nr + 1),
+	                                 k->st));
+	DALLOC(tmp, tb);
+	CU_TRY(cub::DeviceScan::ExclusiveSum(tmp, tb, (uint64_t *)fill, k->gr.rowptr, (int64_t)(k->nr + 1),
+	                                 k->st));
+	CU_TRY(cudaMemcpyAsync(fill, k->gr.rowptr, (size_t)k->nr * 8, cudaMemcpyDeviceToDevice, k->st));
+	k_row_fill<<<k->grid, TPB, 0, k->st>>>(k->gr.colptr, k->gr.rowidx, k->nc, fill, k->gr.colidx);
+	CU_TRY(cudaGetLastError());
+	DALLOC(k->gr.nzrow, (size_t)b2_bmp_words(k->nr) * 4);
+	k_nonempty<<<blocks_for(k, b2_bmp_words(k->nr)), TPB, 0, k->st>>>(k->gr.rowptr, k->nr, k->gr.nzrow);
+	CU_TRY(cudaGetLastError());
+	CU_TRY(cudaStreamSynchronize(k->st));
+done:
+	if (fill)
+		cudaFree(fill);
+	if (tmp)
+		cudaFree(tmp);
+	return error;
+}
+
+/* The own block of the visited bitmap, aligned, where the row peers find
+ * it (bottom-up levels): after begin and after every update. */
+int export_visited(cu_bk *k)
+{
+	if (!vis_wanted(k))
+		return 0;
+	k_get_shifted<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(
+		k->vis, b2_bmp_words(k->nr), (uint32_t)(k->g.j * k->b), k->b, vown_out(k));
+	CU_LAUNCHED();
+	return 0;
+}
+
+/* dst |= each bitmap of src (n of them, any number) shifted to its tag. */
+static int or_shifted(cu_bk *k, const uint32_t *const *bmp, const uint32_t *tag, int n, uint32_t *dst)
+{
+	for (int x0 = 0; x0 < n; x0 += PULL_MAX) {
+		Sources src;
+		int m = n - x0 < PULL_MAX ? n - x0 : PULL_MAX;
+		for (int x = 0; x < m; x++) {
+			src.bmp[x] = bmp[x0 + x];
+			src.tag[x] = tag[x0 + x];
+		}
+		k_or_shifted<<<dim3(blocks_for(k, k->bw), m), TPB, 0, k->st>>>(src, k->bw, dst);
+		CU_LAUNCHED();
+	}
+	return 0;
+}
+
+int cu_visited_bufs(void *p, int mem, uint32_t **send, uint32_t **recv)
+{
+	cu_bk *k = (cu_bk *)p;
+	if (mem == B2_MEM_DEVICE) {
+		*send = k->fo.bmp + vown_off(k);
+		*recv = k->fo.vrecv;
+		return 0;
+	}
+	/* once: from then on begin and the update write it there themselves
+	 * (and wait for the stream) */
+	if (!k->fo.vis_host) {
+		CU(cudaMemcpyAsync(k->fo.h_vsend, k->fo.bmp + vown_off(k), (size_t)k->bw * 4,
+		                   cudaMemcpyDeviceToHost, k->st));
+		CU(cudaStreamSynchronize(k->st));
+		k->fo.vis_host = 1;
+	}
+	*send = k->fo.h_vsend;
+	*recv = k->fo.h_vrecv;
+	return 0;
+}
+
+/* The row peers' visited blocks into the visited bitmap: from recv (host,
+ * copied to the device gather area first, or that area), or, recv NULL,
+ * read in place from the peers. */
+int cu_visited_in(void *p, const uint32_t *recv)
+{
+	cu_bk *k = (cu_bk *)p;
+	const int C = k->g.C;
+	const uint32_t **bmp = (const uint32_t **)calloc((size_t)C, sizeof *bmp);
+	uint32_t *tag = (uint32_t *)calloc((size_t)C, sizeof *tag);
+	int n = 0, error = 0;
+	if (!bmp || !tag) {
+		error = b2_err(B2_EIO_, "out of host memory");
+		goto done;
+	}
+	for (int c = 0; c < C; c++) {
+		if (c == k->g.j)
+			continue;
+		const size_t at = (size_t)c * (size_t)k->bw;
+		if (recv && recv != k->fo.vrecv) {
+			cudaError_t e = cudaMemcpyAsync(k->fo.vrecv + at, recv + at, (size_t)k->bw * 4,
+			                                cudaMemcpyHostToDevice, k->st);
+			if (e != cudaSuccess) {
+				error = b2_err(B2_EFAIL_, "CUDA error: %s (visited blocks to the device)",
+				               cudaGetErrorString(e));
+				goto done;
+			}
+		}
+		bmp[n] = recv ? k->fo.vrecv + at : k->pe.peer_bmp[B2_DIR_FOLD][c] + vown_off(k);
+		tag[n++] = (uint32_t)(c * k->b);
+	}
+	error = or_shifted(k, bmp, tag, n, k->vis);
+done:
+	free(bmp);
+	free(tag);
+	return error;
+}
+
+/* Bottom-up: the grid column's frontier as a bitmap over local columns,
+ * *fc. With R == 1 it is the own frontier bitmap, aligned: read where it is
+ * with device levels (the step writes the other set); in message levels
+ * this level's discovery bitmaps are the same, so *copy says to copy it to
+ * fcol first (the zeroing kernel does, cu_expand). */
+int column_frontier(cu_bk *k, int set, const uint32_t **fc, const uint32_t **copy)
+{
+	const int R = k->g.R;
+	const uint32_t *bmp[PULL_MAX];
+	uint32_t tag[PULL_MAX];
+	int n = 0, error = 0;
+	*fc = R == 1 && k->devlev ? bmp_set(k, set, k->g.j) : k->fr.fcol;
+	*copy = R == 1 && !k->devlev ? bmp_set(k, set, k->g.j) : NULL;
+	if (R == 1)
+		return 0;
+	CU(cudaMemsetAsync(k->fr.fcol, 0, (size_t)b2_bmp_words(k->nc) * 4, k->st));
+	for (int s = 0; s < R; s++) {
+		if (!column_count(k, s))
+			continue;
+		const uint32_t *b = column_bitmap(k, s, set);
+		if (!b) { /* a list message */
+			if ((error = set_bits(k, k->fr.in_msgs[s].data, k->fr.in_msgs[s].count,
+			                      (uint32_t)(s * k->b), k->fr.fcol, NULL)))
+				return error;
+			continue;
+		}
+		bmp[n] = b;
+		tag[n++] = (uint32_t)(s * k->b);
+		if (n == PULL_MAX) {
+			if ((error = or_shifted(k, bmp, tag, n, k->fr.fcol)))
+				return error;
+			n = 0;
+		}
+	}
+	return or_shifted(k, bmp, tag, n, k->fr.fcol);
+}
+
+int bottom_up(cu_bk *k, int lvl, int set, const uint32_t *fcol)
+{
+	BottomUpArgs a;
+	a.rowptr = k->gr.rowptr; a.colidx = k->gr.colidx; a.fcol = fcol; a.nzrow = k->gr.nzrow;
+	a.vis = k->vis; a.pred = k->pred; a.bmp = bmp_set(k, set, 0); a.level = k->level;
+	a.nr = k->nr; a.b = (uint32_t)k->b; a.j = (uint32_t)k->g.j;
+	a.bw1 = (uint64_t)(k->bw + 1); a.lvl = lvl; a.examined = k->ct.lcur + k->g.C + 1;
+	a.end = step_end_args(k);
+	a.own = own_rows(k); a.colptr = k->gr.colptr; a.rowidx = k->gr.rowidx; a.out = k->pd.pred64;
+	int64_t warps = a.own ? b2_bmp_words(k->b) + 1 : b2_bmp_words(k->nr);
+	if (a.own)
+		k_bottom_up<true><<<blocks_for(k, warps * 32), TPB, 0, k->st>>>(a);
+	else
+		k_bottom_up<false><<<blocks_for(k, warps * 32), TPB, 0, k->st>>>(a);
+	CU_LAUNCHED();
+	return 0;
+}

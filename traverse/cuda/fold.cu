@@ -1,0 +1,564 @@
+/* fold.cu — the fold (the paper's section 3.5): received messages staged,
+ * the outgoing fold messages, the frontier update over what the fold
+ * brought (device levels: read in place from the row peers once they
+ * signalled), and the visited state that a fold carries. */
+#include "common.cuh"
+
+/* Word x of a bitmap over the row peer's block (1x2): level lvl into
+ * plevel for its rows, by k. The whole warp calls it (w 0 where a lane has
+ * none), so that the levels go a word's 32 rows per store, not a row per
+ * store of the word's own thread. */
+static __device__ __forceinline__ void level_word(uint32_t w, int64_t x, int32_t *plevel, int lvl)
+{
+	const int lane = threadIdx.x & 31;
+	for (unsigned m = __ballot_sync(FULL, w != 0); m; m &= m - 1) {
+		const int from = __ffs(m) - 1;
+		const uint32_t ws = __shfl_sync(FULL, w, from);
+		const int64_t xs = __shfl_sync(FULL, x, from);
+		if (ws >> lane & 1)
+			plevel[xs * 32 + lane] = lvl;
+	}
+}
+
+/* Word x of what a row peer carried (its own finds of level lvl, a bitmap
+ * over rows base + k of the rank's rows): visited, carried (unless NULL),
+ * and with plevel (1x2) their level (level_word; the whole warp calls it). */
+static __device__ __forceinline__ void carry_word(uint32_t w, int64_t x, uint32_t base,
+                                                  uint32_t *vis, uint32_t *carried,
+                                                  int32_t *plevel, int lvl)
+{
+	const uint32_t sh = base & 31;
+	if (w) {
+		or_word_shifted(vis + (base >> 5), x, w, sh);
+		if (carried)
+			or_word_shifted(carried + (base >> 5), x, w, sh);
+	}
+	if (plevel)
+		level_word(w, x, plevel, lvl);
+}
+
+/* What a row peer carried (above), from a list (n entries) or, list NULL,
+ * a bitmap of n words. */
+__global__ void k_carry(const uint32_t *__restrict__ list, const uint32_t *__restrict__ bmp,
+                        int64_t n, uint32_t base, uint32_t *vis, uint32_t *carried,
+                        int32_t *plevel, int lvl)
+{
+	/* warp-uniform loop: the bitmap's words go through carry_word */
+	for (int64_t x0 = (int64_t)blockIdx.x * blockDim.x + (threadIdx.x & ~31); x0 < n;
+	     x0 += (int64_t)gridDim.x * blockDim.x) {
+		const int64_t x = x0 + (threadIdx.x & 31);
+		if (list) {
+			if (x >= n)
+				continue;
+			const uint32_t k = __ldg(&list[x]), r = base + k;
+			atomicOr(&vis[r >> 5], 1u << (r & 31));
+			atomicOr(&carried[r >> 5], 1u << (r & 31));
+			if (plevel)
+				plevel[k] = lvl;
+			continue;
+		}
+		carry_word(x < n ? __ldg(&bmp[x]) : 0, x, base, vis, carried, plevel, lvl);
+	}
+}
+
+/* A list message's vertices as bits of dst (at + k): n of them, or *count
+ * (at most n) where the count is known on the device only (count not NULL:
+ * device levels' fold lists). */
+__global__ void k_set_bits(const uint32_t *__restrict__ list, int64_t n, uint32_t at, uint32_t *dst,
+                           const uint32_t *count)
+{
+	if (count && (int64_t)*count < n)
+		n = (int64_t)*count;
+	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < n;
+	     x += (int64_t)gridDim.x * blockDim.x) {
+		const uint32_t u = at + __ldg(&list[x]);
+		atomicOr(&dst[u >> 5], 1u << (u & 31));
+	}
+}
+
+int set_bits(cu_bk *k, const uint32_t *list, int64_t n, uint32_t at, uint32_t *dst,
+             const uint32_t *count)
+{
+	k_set_bits<<<blocks_for(k, n), TPB, 0, k->st>>>(list, n, at, dst, count);
+	CU_LAUNCHED();
+	return 0;
+}
+
+struct PullFold {
+	FlagPtrs sig;          /* the row peers' flags this rank signals (pull) */
+	unsigned *first;       /* the last epoch signalled (take_first) */
+	unsigned *timer;       /* the last epoch whose update a block timed */
+	const unsigned *flags; /* the flags it waits for (pull; else NULL) */
+	int n, self;
+	unsigned epoch;
+	unsigned long long *stamp; /* the level's update by the GPU clock, ns:
+	                          [0] the wait, [1] the rest (NULL: not timed) */
+	unsigned *count, *done, *reset;
+	const int64_t *tdeg;
+	unsigned long long *degree, *examined; /* device counters, zeroed here for the next level */
+	volatile LevelStats *host;
+	unsigned long long seq;  /* host->seq when the counts are there */
+	uint32_t *vout;  /* the own block of the visited bitmap, aligned, for the row
+	                    peers' bottom-up steps (NULL: not wanted) */
+	int64_t b;       /* rows in that block */
+	const uint32_t *carry; /* the row peer's discoveries of its own block, OR'ed
+	                          into the visited bitmap at local row carry_base
+	                          (the fold carries the visited state; NULL: not) */
+	uint32_t carry_base;
+	int32_t *plevel;       /* message levels on 1x2 (pred_level): the peer's levels, */
+	const uint32_t *mine;  /* and the own finds of the peer's block at this
+	                          level, whose levels go there; else NULL */
+};
+
+static __device__ __forceinline__ uint64_t now_ns()
+{
+	uint64_t t;
+	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+	return t;
+}
+
+/* Thread t < n, t != self, waits until flags[t] >= epoch (wrap-around
+ * safe); the block waits for them. A peer that never signals (it died; MPI
+ * aborts the job) ends the wait with a trap after 60 s rather than a hang. */
+static __device__ void wait_flags(const unsigned *flags, int n, int self, unsigned epoch)
+{
+	const int t = threadIdx.x;
+	if (t < n && t != self) {
+		const uint64_t t0 = now_ns();
+		for (;;) {
+			unsigned v;
+			asm volatile("ld.acquire.sys.global.u32 %0, [%1];" : "=r"(v) : "l"(flags + t) : "memory");
+			if ((int)(v - epoch) >= 0)
+				break;
+			__nanosleep(32);
+			if (now_ns() - t0 > 60000000000ull)
+				__trap();
+		}
+	}
+	__syncthreads();
+}
+
+/* Frontier update (section 3.5): one thread per received vertex; the
+ * predecessor is provisionally the sender's grid column; new vertices join
+ * the own column's discovery bitmap (the next frontier). */
+static __device__ __forceinline__ void receive(uint32_t kk, uint32_t rowbase, uint32_t sender,
+                                               uint32_t *vis, int32_t *level, uint32_t *pred,
+                                               uint32_t *fbmp, int lvl)
+{
+	const uint32_t r = rowbase + kk, m = 1u << (r & 31);
+	if (!(__ldca(&vis[r >> 5]) & m) && !(atomicOr(&vis[r >> 5], m) & m)) {
+		level[kk] = lvl;
+		pred[r] = B2_PRED_REMOTE | sender;
+		atomicOr(&fbmp[kk >> 5], 1u << (kk & 31));
+	}
+}
+
+__global__ void __launch_bounds__(TPB)
+k_update(const uint32_t *__restrict__ list, int64_t n, uint32_t rowbase, uint32_t sender,
+         uint32_t *vis, int32_t *level, uint32_t *pred, uint32_t *fbmp, int lvl)
+{
+	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < n;
+	     x += (int64_t)gridDim.x * blockDim.x)
+		receive(__ldg(&list[x]), rowbase, sender, vis, level, pred, fbmp, lvl);
+}
+
+/* The same over bitmap messages, word x of every message by thread x: the
+ * word's 32 vertices are tested and set in the visited bitmap by one or two
+ * atomicOr (rowbase need not be a multiple of 32), not one per vertex; only
+ * the new ones get a level and a provisional predecessor (the tag: the
+ * sender's grid column). Thread x alone writes frontier word x here, so it
+ * can also count the word's final bits: the new frontier's size. In pull
+ * mode the bitmaps are the row peers' own: read uncached. */
+__global__ void __launch_bounds__(TPB)
+k_update_words(Sources src, int nsrc, int64_t nwords, uint32_t rowbase, uint32_t *vis,
+               int32_t *level, uint32_t *pred, uint32_t *fbmp, int lvl, PullFold pf)
+{
+	typedef cub::BlockReduce<unsigned long long, TPB> BR;
+	__shared__ typename BR::TempStorage tmp;
+	__shared__ bool last;
+	const unsigned sh = rowbase & 31;
+	unsigned long long total = 0, deg = 0;
+	if (pf.stamp) {
+		/* the step before this kernel on the stream is done: the first
+		 * block to run says so to the row peers unless the step's last
+		 * block did (step_end), then all wait for theirs; the first block
+		 * to run times the update from its start */
+		__shared__ bool first, timer;
+		const uint64_t t0 = now_ns();
+		if (threadIdx.x == 0) {
+			first = take_first(pf.first, pf.epoch);
+			timer = take_first(pf.timer, pf.epoch);
+		}
+		__syncthreads();
+		if (first && pf.flags)
+			signal_peers(pf.sig, pf.n, pf.epoch);
+		if (pf.flags)
+			wait_flags(pf.flags, pf.n, pf.self, pf.epoch);
+		if (timer && threadIdx.x == 0) {
+			const uint64_t t1 = now_ns();
+			pf.stamp[0] = pf.flags ? t1 - t0 : 0;
+			pf.stamp[1] = t1; /* the last block makes it a duration */
+		}
+	}
+	if (pf.reset && blockIdx.x == 0 && threadIdx.x == 0)
+		*pf.reset = 0;
+	/* warp-uniform loop: the carried words go through carry_word */
+	for (int64_t x0 = (int64_t)blockIdx.x * blockDim.x + (threadIdx.x & ~31); x0 < nwords;
+	     x0 += (int64_t)gridDim.x * blockDim.x) {
+		const int64_t x = x0 + (threadIdx.x & 31);
+		if (pf.carry) /* the peer's rows: other threads' words may share the ends */
+			carry_word(x < nwords ? __ldcv(&pf.carry[x]) : 0, x, pf.carry_base, vis, NULL, NULL,
+			           lvl);
+		if (pf.mine) /* the peer's rows found here: their levels */
+			level_word(x < nwords ? __ldcg(&pf.mine[x]) : 0, x, pf.plevel, lvl);
+		if (x >= nwords)
+			continue;
+		uint32_t *v = vis + (rowbase >> 5) + x; /* rows rowbase + 32x + bit: bit sh + bit of v */
+		uint32_t fresh_all = 0;
+		for (int m = 0; m < nsrc; m++) {
+			const uint32_t word = __ldcv(&src.bmp[m][x]);
+			if (!word)
+				continue;
+			const uint32_t lo = word << sh, hi = sh ? word >> (32 - sh) : 0;
+			uint32_t seen = (__ldca(&v[0]) >> sh) | (hi ? __ldca(&v[1]) << (32 - sh) : 0);
+			if (!(word & ~seen))
+				continue;
+			seen = (lo ? atomicOr(&v[0], lo) >> sh : 0) | (hi ? atomicOr(&v[1], hi) << (32 - sh) : 0);
+			uint32_t fresh = word & ~seen;
+			fresh_all |= fresh;
+			while (fresh) {
+				const uint32_t kk = (uint32_t)x * 32 + (uint32_t)(__ffs(fresh) - 1);
+				fresh &= fresh - 1;
+				level[kk] = lvl;
+				pred[rowbase + kk] = B2_PRED_REMOTE | src.tag[m];
+			}
+		}
+		if (fresh_all)
+			fbmp[x] |= fresh_all;
+		if (pf.vout) {
+			/* thread x alone changed its 32 rows' bits here: read back from
+			 * L2 they are final (what export_visited would copy) */
+			const int64_t rows = pf.b - 32 * x;
+			uint32_t own = __ldcg(&v[0]) >> sh;
+			if (sh && rows > 32 - (int64_t)sh)
+				own |= __ldcg(&v[1]) << (32 - sh);
+			if (rows < 32)
+				own &= (1u << rows) - 1;
+			pf.vout[x] = own;
+		}
+		if (pf.count && pf.tdeg)
+			for (uint32_t f = fbmp[x]; f; f &= f - 1)
+				deg += (unsigned long long)__ldg(&pf.tdeg[x * 32 + __ffs(f) - 1]);
+		if (pf.count)
+			total += __popc(fbmp[x]);
+	}
+	if (!pf.count)
+		return;
+	total = BR(tmp).Sum(total);
+	__syncthreads();
+	deg = BR(tmp).Sum(deg);
+	if (threadIdx.x == 0) {
+		if (total)
+			atomicAdd(pf.count, (unsigned)total);
+		if (deg)
+			atomicAdd(pf.degree, deg);
+		last = last_block(pf.done, gridDim.x);
+	}
+	__syncthreads();
+	if (last && threadIdx.x == 0) {
+		__threadfence();
+		pf.host->front = atomicExch(pf.count, 0);
+		pf.host->degree = atomicExch(pf.degree, 0ull);
+		pf.host->examined = atomicExch(pf.examined, 0ull);
+		if (pf.stamp)
+			pf.stamp[1] = now_ns() - pf.stamp[1];
+		__threadfence_system();
+		pf.host->seq = pf.seq;
+		*pf.done = 0;
+	}
+}
+
+/* Puts message m (a list, or a bitmap of bw words) into device slot
+ * `slot` unless it is there, and points it there. */
+static int to_device(cu_bk *k, b2_msg *m, uint32_t *slot)
+{
+	if (m->data != slot && m->count)
+		CU(cudaMemcpyAsync(slot, m->data, (size_t)(m->bitmap ? k->bw : m->count) * 4,
+		                   cudaMemcpyDefault, k->st));
+	m->data = slot;
+	return 0;
+}
+
+int cu_stage_in(void *p, int dir, const b2_msg *in, int nslots, int self)
+{
+	cu_bk *k = (cu_bk *)p;
+	int error = 0;
+	k->fr.self = self;
+	if (k->devlev) {
+		/* only the sizes: the bitmaps are read in place or arrive in the
+		 * own slots on the stream; the level begins here */
+		if (dir == B2_DIR_EXPAND) {
+			for (int s = 0; s < nslots; s++) {
+				k->fr.ncol[s] = in[s].count;
+				/* a list where the transport sends one (b2_link_list) */
+				k->fr.in_msgs[s] = (b2_msg){in_slot(k, dir, s), in[s].count, in[s].bitmap};
+			}
+			k->plev++;
+			if ((error = pull_events(k, k->plev)))
+				return error;
+			if (ev_gather(k))
+				CU(cudaEventRecord(level_events(k)[0], k->st));
+		} else {
+			for (int s = 0; s < nslots && s < PULL_MAX; s++)
+				k->fo.fold_in[s] = in[s];
+		}
+		return 0;
+	}
+	/* a device transport put the messages into the slots; a host one's
+	 * (MPI) are copied there. The kernels could read pinned memory where
+	 * it is, but on an H200 that made the levels slower than the copy did
+	 * (docs/PERFORMANCE.md): data from the host is copied, data for the
+	 * host is written there by the kernels. No wait: the step or the
+	 * update that reads these copies waits for the stream before the
+	 * transport reuses its buffers (MPI: two rounds later). */
+	for (int s = 0; s < nslots; s++) {
+		k->fr.in_msgs[s] = in[s];
+		if (s != self && in[s].count > 0 && (error = to_device(k, &k->fr.in_msgs[s], in_slot(k, dir, s))))
+			return error;
+	}
+	return 0;
+}
+
+int cu_fold_msgs(void *p, const int *use_bitmap, int mem, b2_msg *out)
+{
+	cu_bk *k = (cu_bk *)p;
+	const int peer = mem == B2_MEM_DEVICE;
+	if (k->devlev) {
+		/* carrying the visited state: the whole set, both blocks, or the
+		 * own block alone (carrying_own); use_bitmap[c] == 0: a list, its
+		 * count first (the search knows a bound: b2_link_list) */
+		const int from = carrying_own(k) ? k->g.j : 0;
+		for (int c = 0; c < k->g.C; c++) {
+			out[c] = (b2_msg){bmp_set(k, disc_set(k), carrying(k) ? from : c), c == k->g.j ? 0 : -1, 1};
+			if (use_bitmap && !use_bitmap[c] && c != k->g.j) { /* never carrying */
+				uint32_t *msg = k->fo.dst + (size_t)c * (size_t)k->b;
+				CU(cudaMemsetAsync(msg, 0, 4, k->st));
+				int error = unpack(k, out[c].data, 0, msg + 1, NULL, msg, no_zero);
+				if (error)
+					return error;
+				out[c] = (b2_msg){msg, -1, 0};
+			}
+		}
+		return 0;
+	}
+	int copied = 0;
+	for (int c = 0; c < k->g.C; c++) {
+		uint32_t *h = k->fo.h_dst + (size_t)c * (size_t)k->slotw;
+		/* the step's kernels put the message into h (k_fold_to_host) from
+		 * the level after the first that asked for host messages */
+		const uint32_t *src = k->fo.fold_copied ? h : use_bitmap[c] ? bmp_of(k, c) : fold_list(k, c);
+		out[c].count = (int64_t)k->ct.h_lc[c];
+		out[c].bitmap = use_bitmap[c] > 0;
+		out[c].data = peer ? (uint32_t *)src : h;
+		if ((c == k->g.j && use_bitmap[c] < 0) || peer || src == h)
+			continue;
+		if (use_bitmap[c] || out[c].count) {
+			CU(cudaMemcpyAsync(h, src, (size_t)(use_bitmap[c] ? k->bw : out[c].count) * 4,
+			                   cudaMemcpyDeviceToHost, k->st));
+			copied = 1;
+		}
+	}
+	if (peer)
+		return 0;
+	k->fo.fold_host = 1; /* from the next level on, expand writes the messages here */
+	if (copied)
+		CU(cudaStreamSynchronize(k->st));
+	for (int c = 0; c < k->g.C; c++)
+		if (use_bitmap[c] > 0)
+			k->fo.h_dst[(size_t)c * (size_t)k->slotw + (size_t)k->bw] = (uint32_t)k->ct.h_lc[c];
+	return 0;
+}
+
+/* What row peer c carried (a list or a bitmap of its block), into the
+ * fold slot after the first part's room, then into the visited bitmap,
+ * the carried rows and (1x2) the peer's levels. */
+int cu_carry_in(void *p, const b2_msg *m, int c, int lvl)
+{
+	cu_bk *k = (cu_bk *)p;
+	b2_msg x = *m;
+	int error = to_device(k, &x, in_slot(k, B2_DIR_FOLD, c) + k->bw + 1);
+	if (error || !x.count)
+		return error;
+	const int64_t n = x.bitmap ? k->bw : x.count;
+	k_carry<<<blocks_for(k, n), TPB, 0, k->st>>>(x.bitmap ? NULL : x.data, x.data, n,
+	                                             (uint32_t)(c * k->b), k->vis, carried(k),
+	                                             k->pd.plevel, lvl);
+	CU_LAUNCHED();
+	return 0;
+}
+
+/* What both updates' k_update_words hands the host at the level's end
+ * (LevelStats, mapped), with the own visited block for the row peers'
+ * bottom-up steps; degree and examined: the counters it sums into. */
+static PullFold counting_fold(const cu_bk *k, unsigned long long *degree,
+                              unsigned long long *examined)
+{
+	PullFold pf;
+	memset(&pf, 0, sizeof pf);
+	pf.count = counter(k, CT_PF_COUNT);
+	pf.done = counter(k, CT_PF_DONE);
+	pf.tdeg = front_tdeg(k);
+	pf.degree = degree;
+	pf.examined = examined;
+	pf.host = k->ct.d_ls;
+	pf.vout = vis_wanted(k) ? vown_out(k) : NULL;
+	pf.b = k->b;
+	return pf;
+}
+
+/* The new frontier's size and degree sum, as the update handed them over
+ * (LevelStats), into st and kept for the next step. */
+static void update_stats(cu_bk *k, b2_level_stats *st)
+{
+	volatile LevelStats *ls = k->ct.h_ls;
+	st->front = k->fr.nfront = (int64_t)ls->front;
+	st->degree = k->fo.own_degree = (int64_t)ls->degree;
+}
+
+/* Row peer c's discovery bitmap for grid column d of the level: read in
+ * place (the row mapped), or in the own slot where a transport put it (the
+ * whole set when the fold carries the visited state, else only d == j). */
+static const uint32_t *peer_disc(const cu_bk *k, int c, int d)
+{
+	if (k->pe.peer[B2_DIR_FOLD])
+		return k->pe.peer_bmp[B2_DIR_FOLD][c] + bmp_off(k, disc_set(k), d);
+	return in_slot(k, B2_DIR_FOLD, c) + (carrying(k) ? (size_t)d * (size_t)(k->bw + 1) : 0);
+}
+
+/* The update of device levels: the row peers' discovery bitmaps for this
+ * grid column, read in place once their signals came (the row mapped), or
+ * from the own slots where a transport put them on the stream; hands the
+ * level's counts to the host through mapped memory. Carrying the visited
+ * state (C == 2, bottom-up), the peer's discoveries of its own block go
+ * into the visited bitmap as well. */
+static int pull_update(cu_bk *k, int lvl, b2_level_stats *st)
+{
+	const int C = k->g.C, j = k->g.j, cur = disc_set(k);
+	const unsigned epoch = ++k->pe.epoch;
+	Sources src;
+	int nsrc = 0;
+	for (int c = 0; c < C && !carrying_own(k); c++) { /* carrying_own: none found here */
+		if (c == j)
+			continue;
+		src.bmp[nsrc] = peer_disc(k, c, j);
+		const b2_msg *m = &k->fo.fold_in[c];
+		if (!m->bitmap && m->count > 0) {
+			/* a list message (b2_link_list; never a carrying fold): its
+			 * count, then its bits into a bitmap in the slot's second
+			 * half, which only a carrying fold uses */
+			const uint32_t *msg = in_slot(k, B2_DIR_FOLD, c);
+			uint32_t *bits = in_slot(k, B2_DIR_FOLD, c) + k->bw + 1;
+			CU(cudaMemsetAsync(bits, 0, (size_t)k->bw * 4, k->st));
+			k_set_bits<<<blocks_for(k, m->count), TPB, 0, k->st>>>(msg + 1, m->count - 1, 0,
+			                                                       bits, msg);
+			CU_LAUNCHED();
+			src.bmp[nsrc] = bits;
+		}
+		src.tag[nsrc++] = (uint32_t)c;
+	}
+	if (ev_fold(k))
+		CU(cudaEventRecord(level_events(k)[3], k->st));
+	PullFold pf = counting_fold(k, k->ct.lcur + C, k->ct.lcur + C + 1);
+	if (carrying(k)) {
+		pf.carry = peer_disc(k, 1 - j, 1 - j);
+		pf.carry_base = (uint32_t)((1 - j) * k->b);
+	}
+	pf.flags = C > 1 && k->pe.peer[B2_DIR_FOLD] ? k->pe.flags : NULL;
+	if (pf.flags)
+		pf.sig = k->pe.sig;
+	pf.first = counter(k, CT_FIRST);
+	pf.timer = counter(k, CT_TIMER);
+	pf.n = C;
+	pf.self = j;
+	pf.epoch = epoch;
+	pf.stamp = k->tm.stamp + 2 * (lvl <= PULL_LEVELS ? lvl - 1 : PULL_LEVELS);
+	pf.reset = counter(k, CT_GATHER);
+	pf.seq = ++k->ct.seq;
+	k_update_words<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(
+		src, nsrc, k->bw, (uint32_t)(j * k->b), k->vis, k->level, k->pred, bmp_set(k, cur, j), lvl,
+		pf);
+	CU_LAUNCHED();
+	int error = wait_counts(k, &k->ct.h_ls->seq, pf.seq);
+	if (error)
+		return error;
+	update_stats(k, st);
+	st->examined = (int64_t)k->ct.h_ls->examined;
+	return 0;
+}
+
+/* Message levels' update: list messages one kernel each, then one
+ * k_update_words over the bitmap messages that also counts the new
+ * frontier and its degrees into mapped memory and, for the row peers'
+ * bottom-up steps, writes the own visited block (into the pinned buffer
+ * MPI sends, once a host transport asked for it): one wait for the host. */
+int cu_update(void *p, int lvl, b2_level_stats *st)
+{
+	cu_bk *k = (cu_bk *)p;
+	const int C = k->g.C, j = k->g.j;
+	const uint32_t rowbase = (uint32_t)(j * k->b);
+	Sources src;
+	int nsrc = 0, any = 0;
+	if (k->devlev)
+		return pull_update(k, lvl, st);
+	PullFold none;
+	memset(&none, 0, sizeof none);
+	for (int s = 0; s < C; s++) {
+		const b2_msg *m = &k->fr.in_msgs[s];
+		if (s == k->fr.self || m->count == 0)
+			continue;
+		any = 1;
+		if (!m->bitmap) {
+			k_update<<<blocks_for(k, m->count), TPB, 0, k->st>>>(
+				m->data, m->count, rowbase, (uint32_t)s, k->vis, k->level, k->pred,
+				bmp_of(k, j), lvl);
+			CU_LAUNCHED();
+			continue;
+		}
+		if (nsrc == PULL_MAX) { /* more bitmaps than one launch takes */
+			k_update_words<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(
+				src, nsrc, k->bw, rowbase, k->vis, k->level, k->pred, bmp_of(k, j), lvl, none);
+			CU_LAUNCHED();
+			nsrc = 0;
+		}
+		src.bmp[nsrc] = m->data;
+		src.tag[nsrc++] = (uint32_t)s;
+	}
+	/* the levels of the peer's rows found here (pred_level), where they
+	 * are kept and some were */
+	const int mine = k->pd.side && k->ct.h_lc[1 - j] > 0;
+	/* nothing arrived and no row peer reads the visited block: the step's
+	 * counts stand, and the device has no work */
+	if (!any && !vis_wanted(k) && !mine) {
+		st->front = k->fr.nfront;
+		st->degree = k->fo.own_degree;
+		return 0;
+	}
+	PullFold pf = counting_fold(k, k->ct.dstat, k->ct.dstat + 1);
+	if (mine) {
+		pf.mine = bmp_of(k, 1 - j);
+		pf.plevel = k->pd.plevel;
+	}
+	k_update_words<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(
+		src, nsrc, k->bw, rowbase, k->vis, k->level, k->pred, bmp_of(k, j), lvl, pf);
+	CU_LAUNCHED();
+	if (any) {
+		int error = pred_level(k, lvl);
+		if (error)
+			return error;
+	}
+	/* the whole kernel, not wait_counts: its blocks may write the own
+	 * visited block into pinned memory that MPI sends next */
+	CU(cudaStreamSynchronize(k->st));
+	update_stats(k, st);
+	return 0;
+}
