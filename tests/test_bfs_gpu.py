@@ -28,6 +28,8 @@ from partref import Graph, check_bfs
 rep = Report()
 SCALE = int(os.environ.get("B2_GPU_SCALE", "14"))
 QUICK = os.environ.get("B2_GPU_QUICK") == "1"
+# B2_GPU_SHARED_ONLY=1: only the larger grids with ranks sharing the GPUs
+SHARED_ONLY = os.environ.get("B2_GPU_SHARED_ONLY") == "1"
 
 # NCCL on its network (socket) transport: a stand-in for ranks on different nodes
 SOCKETS = {"NCCL_P2P_DISABLE": "1", "NCCL_SHM_DISABLE": "1"}
@@ -156,7 +158,7 @@ def same(tag, a, b):
     ok = len(a) > 0 and a.keys() == b.keys() and all(np.array_equal(a[r], b[r]) for r in a)
     rep.check(tag, ok)
 
-for g in graphs[:1] if QUICK else graphs:
+for g in [] if SHARED_ONLY else graphs[:1] if QUICK else graphs:
     for R, C in [(1, 1), (1, 2), (2, 1)] if QUICK else [(1, 1), (1, 2), (2, 1), (2, 2), (1, 3), (3, 1), (2, 3)]:
         # 2x3 runs with GPUs shared (allowed for testing, with a warning);
         # so do 1x2 and 2x1 on one GPU (message levels, CUDA IPC and MPI)

@@ -110,7 +110,7 @@ int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 		        (size_t)g->C * (size_t)(k->bw + 1) * 4 * 2;
 	if (g->C > 1) /* the answers to the predecessor requests */
 		need += (size_t)k->nr * 4;
-	if (g->R == 1 && g->C == 2 && o->bottom_up) /* maybe the peer's levels and the
+	if (o->preds_from_levels) /* maybe the peer's levels and the
 	                                              predecessor items (cu_device_levels) */
 		need += (size_t)k->b * 4 + (size_t)k->nr * 8;
 	cudaMemGetInfo(&fre, &tot);
@@ -202,18 +202,22 @@ done:
 	return error;
 }
 
-int cu_device_levels(void *p, int on, int carry)
+int cu_configure(void *p, const b2_bkrun *run)
 {
 	cu_bk *k = (cu_bk *)p;
 	int error = 0;
+	const int on = run->device_levels, carry = run->carry;
 	if (on && carry == B2_CARRY_EVERY)
 		return b2_err(B2_EFAIL_, "internal: device levels carry the visited state only on "
 		              "bottom-up levels");
 	k->devlev = on;
 	k->carry = carry;
+	k->mem[B2_DIR_EXPAND] = run->mem[B2_DIR_EXPAND];
+	k->mem[B2_DIR_FOLD] = run->mem[B2_DIR_FOLD];
+	k->preds = run->preds;
 	/* message levels on 1x2, every fold carrying: the peer's levels, and
 	 * what the predecessors from them take (pred_level) */
-	if (carry == B2_CARRY_EVERY && k->g.R == 1 && k->g.C == 2 && !k->pd.plevel) {
+	if (run->preds == B2_PREDS_LOCAL && !k->pd.plevel) {
 		DALLOC(k->pd.plevel, (size_t)k->b * 4);
 		DALLOC(k->pd.rest, (size_t)k->nr * 8);
 		CU_TRY(cudaStreamCreateWithPriority(&k->pd.side, cudaStreamNonBlocking, k->pd.side_priority));
@@ -279,12 +283,14 @@ int cu_peers(void *p, int dir, int n, int me, const b2_regions *peer)
 }
 
 extern "C" {
+static const b2_device_ops cu_device = {
+	cu_regions, cu_peers, cu_visited_in_place, cu_pred_local, cu_level_phases,
+};
 const b2_backend b2_cuda_backend = {
-	"cuda", cu_create, cu_destroy, cu_host_alloc, cu_host_free, cu_begin, cu_front_msg,
-	cu_stage_in, cu_visited_bufs, cu_visited_in, cu_expand, cu_fold_msgs, cu_carry_in, cu_update,
-	cu_pred_requests, cu_pred_answers, cu_pred_resolve, cu_pred_local, cu_pred,
-	cu_degree_sum, cu_regions,
-	cu_peers, cu_device_levels, cu_level_phases,
+	"cuda", cu_create, cu_destroy, cu_host_alloc, cu_host_free, cu_configure, cu_begin,
+	cu_front_msg, cu_stage_in, cu_visited_bufs, cu_visited_in, cu_expand, cu_fold_msgs,
+	cu_carry_in, cu_update, cu_pred_requests, cu_pred_answers, cu_pred_resolve, cu_pred,
+	cu_degree_sum, &cu_device,
 };
 
 int b2_cuda_device_count(void)

@@ -297,9 +297,10 @@ static int or_shifted(cu_bk *k, const uint32_t *const *bmp, const uint32_t *tag,
 	return 0;
 }
 
-int cu_visited_bufs(void *p, int mem, uint32_t **send, uint32_t **recv)
+int cu_visited_bufs(void *p, uint32_t **send, uint32_t **recv)
 {
 	cu_bk *k = (cu_bk *)p;
+	const int mem = k->mem[B2_DIR_FOLD];
 	if (mem == B2_MEM_DEVICE) {
 		*send = k->fo.bmp + vown_off(k);
 		*recv = k->fo.vrecv;
@@ -408,4 +409,10 @@ int bottom_up(cu_bk *k, int lvl, int set, const uint32_t *fcol)
 		k_bottom_up<false><<<blocks_for(k, warps * 32), TPB, 0, k->st>>>(a);
 	CU_LAUNCHED();
 	return 0;
+}
+
+/* The row peers' visited blocks, read where they lie (the row is mapped). */
+int cu_visited_in_place(void *p)
+{
+	return cu_visited_in(p, NULL);
 }

@@ -345,6 +345,8 @@ struct cu_bk {
 	int32_t *level;      /* [b] the owned vertices' levels */
 	int devlev, plev;    /* device levels on; levels begun in this search */
 	int carry;           /* the folds carry the visited state (B2_CARRY_) */
+	int mem[2];          /* where each exchange's messages lie, [B2_DIR_] (B2_MEM_) */
+	int preds;           /* how the predecessors are resolved (B2_PREDS_) */
 	int step_dir;        /* the last step's direction */
 	int step_carrying;   /* and what its fold carries (B2_CARRYING_, the plan's) */
 	cu_graph gr;
@@ -450,7 +452,7 @@ static inline int disc_set(const cu_bk *k)
  * them (k_bottom_up): no CSR. */
 static inline int own_rows(const cu_bk *k)
 {
-	return k->g.R == 1 && k->g.C > 1;
+	return k->o.own_rows;
 }
 
 static inline int blocks_for(const cu_bk *k, int64_t n)
@@ -553,23 +555,24 @@ void cu_host_free(void *p);
 int cu_create(void **out, const b2_graph *g, const b2_bkopts *o);
 void cu_destroy(void *p);
 int cu_begin(void *p, int64_t root_k);
-int cu_front_msg(void *p, int bitmap, int mem, b2_msg *m);
+int cu_front_msg(void *p, int bitmap, b2_msg *m);
 int cu_stage_in(void *p, int dir, const b2_msg *in, int nslots, int self);
-int cu_visited_bufs(void *p, int mem, uint32_t **send, uint32_t **recv);
+int cu_visited_bufs(void *p, uint32_t **send, uint32_t **recv);
 int cu_visited_in(void *p, const uint32_t *recv);
+int cu_visited_in_place(void *p);
 int cu_expand(void *p, const b2_step *st, int64_t *cnt_out, int64_t *examined);
-int cu_fold_msgs(void *p, const int *use_bitmap, int mem, b2_msg *out);
+int cu_fold_msgs(void *p, const int *use_bitmap, b2_msg *out);
 int cu_carry_in(void *p, const b2_msg *m, int c, int lvl);
 int cu_update(void *p, int lvl, b2_level_stats *st);
-int cu_pred_requests(void *p, int mem, b2_msg *out);
-int cu_pred_answers(void *p, int mem, const b2_msg *in, b2_msg *out);
+int cu_pred_requests(void *p, b2_msg *out);
+int cu_pred_answers(void *p, const b2_msg *in, b2_msg *out);
 int cu_pred_resolve(void *p, const b2_msg *in);
 int cu_pred_local(void *p);
 int cu_pred(void *p, int64_t *out);
 int cu_degree_sum(void *p, int64_t *sum);
 int cu_regions(void *p, b2_regions *r);
 int cu_peers(void *p, int dir, int n, int me, const b2_regions *peer);
-int cu_device_levels(void *p, int on, int carry);
+int cu_configure(void *p, const b2_bkrun *run);
 int cu_level_phases(void *p, int nlev, const double *busy, double *lv);
 
 /* frontier.cu */

@@ -300,7 +300,7 @@ int cu_stage_in(void *p, int dir, const b2_msg *in, int nslots, int self)
 		if (dir == B2_DIR_EXPAND) {
 			for (int s = 0; s < nslots; s++) {
 				k->fr.ncol[s] = in[s].count;
-				/* a list where the transport sends one (b2_link_list) */
+				/* a list where the transport sends one (the plan's list) */
 				k->fr.in_msgs[s] = (b2_msg){in_slot(k, dir, s), in[s].count, in[s].bitmap};
 			}
 			k->plev++;
@@ -329,14 +329,14 @@ int cu_stage_in(void *p, int dir, const b2_msg *in, int nslots, int self)
 	return 0;
 }
 
-int cu_fold_msgs(void *p, const int *use_bitmap, int mem, b2_msg *out)
+int cu_fold_msgs(void *p, const int *use_bitmap, b2_msg *out)
 {
 	cu_bk *k = (cu_bk *)p;
-	const int peer = mem == B2_MEM_DEVICE;
+	const int peer = k->mem[B2_DIR_FOLD] == B2_MEM_DEVICE;
 	if (k->devlev) {
 		/* carrying the visited state: the whole set, both blocks, or the
 		 * own block alone (carrying_own); use_bitmap[c] == 0: a list, its
-		 * count first (the search knows a bound: b2_link_list) */
+		 * count first (the plan gives a bound: FOLD_BOUND) */
 		const int from = carrying_own(k) ? k->g.j : 0;
 		for (int c = 0; c < k->g.C; c++) {
 			out[c] = (b2_msg){bmp_set(k, disc_set(k), carrying(k) ? from : c), c == k->g.j ? 0 : -1, 1};
@@ -453,7 +453,7 @@ static int pull_update(cu_bk *k, int lvl, b2_level_stats *st)
 		src.bmp[nsrc] = peer_disc(k, c, j);
 		const b2_msg *m = &k->fo.fold_in[c];
 		if (!m->bitmap && m->count > 0) {
-			/* a list message (b2_link_list; never a carrying fold): its
+			/* a list message (the plan's list; never a carrying fold): its
 			 * count, then its bits into a bitmap in the slot's second
 			 * half, which only a carrying fold uses */
 			const uint32_t *msg = in_slot(k, B2_DIR_FOLD, c);

@@ -280,9 +280,10 @@ static int unpack_list(cu_bk *k, const uint32_t *src, uint32_t off, uint32_t *ds
 
 /* The frontier lives in the own column's bitmap; a list message is made
  * from it on demand. */
-int cu_front_msg(void *p, int bitmap, int mem, b2_msg *m)
+int cu_front_msg(void *p, int bitmap, b2_msg *m)
 {
 	cu_bk *k = (cu_bk *)p;
+	const int mem = k->mem[B2_DIR_EXPAND];
 	int error = 0;
 	/* a list for a host transport is unpacked straight into pinned memory */
 	uint32_t *list = mem == B2_MEM_DEVICE ? k->fr.front : k->fr.h_front;
@@ -408,7 +409,7 @@ int gather_columns(cu_bk *k, int set, Zero z, int64_t *n_out, int *zeroed)
 	int64_t n = 0;
 	*zeroed = 0;
 	if (k->devlev) {
-		/* the list messages first (b2_link_list: a transport's, at known
+		/* the list messages first (the plan's lists, at known
 		 * offsets), then one launch for all the column's bitmaps; its
 		 * counter is zeroed by begin, then by each level's update for the
 		 * next */

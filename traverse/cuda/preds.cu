@@ -451,8 +451,11 @@ static void pmark_print(cu_bk *k)
  * pinned memory (h_recv). Requests and answers from a host transport are
  * read where they arrived (pinned memory); a device transport's are in
  * the fold slots. */
-int cu_pred_requests(void *p, int mem, b2_msg *out)
+int cu_pred_requests(void *p, b2_msg *out)
 {
+	const int mem = ((cu_bk *)p)->mem[B2_DIR_FOLD];
+	if (((cu_bk *)p)->preds == B2_PREDS_ANSWERS)
+		out = NULL; /* the lists only: the requests do not travel */
 	cu_bk *k = (cu_bk *)p;
 	int error = 0, lists = 0;
 	const int C = k->g.C, j = k->g.j, host = mem == B2_MEM_HOST;
@@ -502,8 +505,11 @@ int cu_pred_requests(void *p, int mem, b2_msg *out)
  * bits, the order of the requester's list. in NULL: no requests came, each
  * peer's are the rows due to it (k_pred_due, in bitmap set 1, free with
  * message levels), answered in that order, their counts (lc) read back. */
-int cu_pred_answers(void *p, int mem, const b2_msg *in, b2_msg *out)
+int cu_pred_answers(void *p, const b2_msg *in, b2_msg *out)
 {
+	const int mem = ((cu_bk *)p)->mem[B2_DIR_FOLD];
+	if (((cu_bk *)p)->preds == B2_PREDS_ANSWERS)
+		in = NULL; /* no requests came: the rows due to each peer */
 	cu_bk *k = (cu_bk *)p;
 	int error = 0;
 	const int C = k->g.C, j = k->g.j;
@@ -554,6 +560,8 @@ int cu_pred_answers(void *p, int mem, const b2_msg *in, b2_msg *out)
  * (with C == 1 nothing is remote). */
 int cu_pred_resolve(void *p, const b2_msg *in)
 {
+	if (((cu_bk *)p)->preds != B2_PREDS_EXCHANGE && ((cu_bk *)p)->preds != B2_PREDS_ANSWERS)
+		in = NULL; /* nothing travelled: resolved here, or read in place */
 	cu_bk *k = (cu_bk *)p;
 	const int j = k->g.j;
 	pmark_enter(k);
