@@ -273,17 +273,20 @@ done:
  * it (bottom-up levels): after begin and after every update. */
 int export_visited(cu_bk *k)
 {
+	int error = 0;
 	if (!vis_wanted(k))
 		return 0;
 	k_get_shifted<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(
 		k->vis, b2_bmp_words(k->nr), (uint32_t)(k->g.j * k->b), k->b, vown_out(k));
-	CU_LAUNCHED();
-	return 0;
+	CU_TRY(cudaGetLastError());
+done:
+	return error;
 }
 
 /* dst |= each bitmap of src (n of them, any number) shifted to its tag. */
 static int or_shifted(cu_bk *k, const uint32_t *const *bmp, const uint32_t *tag, int n, uint32_t *dst)
 {
+	int error = 0;
 	for (int x0 = 0; x0 < n; x0 += PULL_MAX) {
 		Sources src;
 		int m = n - x0 < PULL_MAX ? n - x0 : PULL_MAX;
@@ -292,15 +295,17 @@ static int or_shifted(cu_bk *k, const uint32_t *const *bmp, const uint32_t *tag,
 			src.tag[x] = tag[x0 + x];
 		}
 		k_or_shifted<<<dim3(blocks_for(k, k->bw), m), TPB, 0, k->st>>>(src, k->bw, dst);
-		CU_LAUNCHED();
+		CU_TRY(cudaGetLastError());
 	}
-	return 0;
+done:
+	return error;
 }
 
 int cu_visited_bufs(void *p, uint32_t **send, uint32_t **recv)
 {
 	cu_bk *k = (cu_bk *)p;
 	const int mem = k->mem[B2_DIR_FOLD];
+	int error = 0;
 	if (mem == B2_MEM_DEVICE) {
 		*send = k->fo.bmp + vown_off(k);
 		*recv = k->fo.vrecv;
@@ -309,14 +314,15 @@ int cu_visited_bufs(void *p, uint32_t **send, uint32_t **recv)
 	/* once: from then on begin and the update write it there themselves
 	 * (and wait for the stream) */
 	if (!k->fo.vis_host) {
-		CU(cudaMemcpyAsync(k->fo.h_vsend, k->fo.bmp + vown_off(k), (size_t)k->bw * 4,
+		CU_TRY(cudaMemcpyAsync(k->fo.h_vsend, k->fo.bmp + vown_off(k), (size_t)k->bw * 4,
 		                   cudaMemcpyDeviceToHost, k->st));
-		CU(cudaStreamSynchronize(k->st));
+		CU_TRY(cudaStreamSynchronize(k->st));
 		k->fo.vis_host = 1;
 	}
 	*send = k->fo.h_vsend;
 	*recv = k->fo.h_vrecv;
-	return 0;
+done:
+	return error;
 }
 
 /* The row peers' visited blocks into the visited bitmap: from recv (host,
@@ -338,13 +344,8 @@ int cu_visited_in(void *p, const uint32_t *recv)
 			continue;
 		const size_t at = (size_t)c * (size_t)k->bw;
 		if (recv && recv != k->fo.vrecv) {
-			cudaError_t e = cudaMemcpyAsync(k->fo.vrecv + at, recv + at, (size_t)k->bw * 4,
-			                                cudaMemcpyHostToDevice, k->st);
-			if (e != cudaSuccess) {
-				error = b2_err(B2_EFAIL_, "CUDA error: %s (visited blocks to the device)",
-				               cudaGetErrorString(e));
-				goto done;
-			}
+			CU_TRY(cudaMemcpyAsync(k->fo.vrecv + at, recv + at, (size_t)k->bw * 4,
+			                       cudaMemcpyHostToDevice, k->st));
 		}
 		bmp[n] = recv ? k->fo.vrecv + at : k->pe.peer_bmp[B2_DIR_FOLD][c] + vown_off(k);
 		tag[n++] = (uint32_t)(c * k->b);
@@ -371,7 +372,7 @@ int column_frontier(cu_bk *k, int set, const uint32_t **fc, const uint32_t **cop
 	*copy = R == 1 && !k->devlev ? bmp_set(k, set, k->g.j) : NULL;
 	if (R == 1)
 		return 0;
-	CU(cudaMemsetAsync(k->fr.fcol, 0, (size_t)b2_bmp_words(k->nc) * 4, k->st));
+	CU_TRY(cudaMemsetAsync(k->fr.fcol, 0, (size_t)b2_bmp_words(k->nc) * 4, k->st));
 	for (int s = 0; s < R; s++) {
 		if (!column_count(k, s))
 			continue;
@@ -385,16 +386,18 @@ int column_frontier(cu_bk *k, int set, const uint32_t **fc, const uint32_t **cop
 		bmp[n] = b;
 		tag[n++] = (uint32_t)(s * k->b);
 		if (n == PULL_MAX) {
-			if ((error = or_shifted(k, bmp, tag, n, k->fr.fcol)))
-				return error;
+			B2_TRY(or_shifted(k, bmp, tag, n, k->fr.fcol));
 			n = 0;
 		}
 	}
-	return or_shifted(k, bmp, tag, n, k->fr.fcol);
+	error = or_shifted(k, bmp, tag, n, k->fr.fcol);
+done:
+	return error;
 }
 
 int bottom_up(cu_bk *k, int lvl, int set, const uint32_t *fcol)
 {
+	int error = 0;
 	BottomUpArgs a;
 	a.rowptr = k->gr.rowptr; a.colidx = k->gr.colidx; a.fcol = fcol; a.nzrow = k->gr.nzrow;
 	a.vis = k->vis; a.pred = k->pred; a.bmp = bmp_set(k, set, 0); a.level = k->level;
@@ -407,8 +410,9 @@ int bottom_up(cu_bk *k, int lvl, int set, const uint32_t *fcol)
 		k_bottom_up<true><<<blocks_for(k, warps * 32), TPB, 0, k->st>>>(a);
 	else
 		k_bottom_up<false><<<blocks_for(k, warps * 32), TPB, 0, k->st>>>(a);
-	CU_LAUNCHED();
-	return 0;
+	CU_TRY(cudaGetLastError());
+done:
+	return error;
 }
 
 /* The row peers' visited blocks, read where they lie (the row is mapped). */

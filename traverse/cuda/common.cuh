@@ -53,15 +53,8 @@ extern "C" int b2_err(int code, const char *fmt, ...);
 extern "C" int b2_rank;
 enum { B2_EFAIL_ = 1, B2_EIO_ = 4 };
 
-#define CU(call)                                                                              \
-	do {                                                                                      \
-		cudaError_t e_ = (call);                                                              \
-		if (e_ != cudaSuccess)                                                                \
-			return b2_err(B2_EFAIL_, "CUDA error: %s (%s, %s:%d)", cudaGetErrorString(e_),  \
-			              #call, __FILE__, __LINE__);                                          \
-	} while (0)
-#define CU_LAUNCHED() CU(cudaGetLastError())
-/* The same inside a function with `int error` and a `done:` exit. */
+/* The CUDA error idiom: inside a function with `int error` and a `done:`
+ * exit, as B2_TRY below. */
 #define CU_TRY(call)                                                                          \
 	do {                                                                                      \
 		cudaError_t e_ = (call);                                                              \
@@ -71,6 +64,10 @@ enum { B2_EFAIL_ = 1, B2_EIO_ = 4 };
 			goto done;                                                                        \
 		}                                                                                     \
 	} while (0)
+
+/* b2.h's, for the backend's own calls: an error from x leaves the function
+ * through its `done:` exit */
+#define B2_TRY(x) do { if ((error = (x)) != 0) goto done; } while (0)
 
 #define FULL 0xffffffffu
 enum { TPB = 256, PMARKS = 12 };

@@ -79,9 +79,11 @@ __global__ void k_set_bits(const uint32_t *__restrict__ list, int64_t n, uint32_
 int set_bits(cu_bk *k, const uint32_t *list, int64_t n, uint32_t at, uint32_t *dst,
              const uint32_t *count)
 {
+	int error = 0;
 	k_set_bits<<<blocks_for(k, n), TPB, 0, k->st>>>(list, n, at, dst, count);
-	CU_LAUNCHED();
-	return 0;
+	CU_TRY(cudaGetLastError());
+done:
+	return error;
 }
 
 struct PullFold {
@@ -282,11 +284,13 @@ k_update_words(Sources src, int nsrc, int64_t nwords, uint32_t rowbase, uint32_t
  * `slot` unless it is there, and points it there. */
 static int to_device(cu_bk *k, b2_msg *m, uint32_t *slot)
 {
+	int error = 0;
 	if (m->data != slot && m->count)
-		CU(cudaMemcpyAsync(slot, m->data, (size_t)(m->bitmap ? k->bw : m->count) * 4,
+		CU_TRY(cudaMemcpyAsync(slot, m->data, (size_t)(m->bitmap ? k->bw : m->count) * 4,
 		                   cudaMemcpyDefault, k->st));
 	m->data = slot;
-	return 0;
+done:
+	return error;
 }
 
 int cu_stage_in(void *p, int dir, const b2_msg *in, int nslots, int self)
@@ -304,10 +308,9 @@ int cu_stage_in(void *p, int dir, const b2_msg *in, int nslots, int self)
 				k->fr.in_msgs[s] = (b2_msg){in_slot(k, dir, s), in[s].count, in[s].bitmap};
 			}
 			k->plev++;
-			if ((error = pull_events(k, k->plev)))
-				return error;
+			B2_TRY(pull_events(k, k->plev));
 			if (ev_gather(k))
-				CU(cudaEventRecord(level_events(k)[0], k->st));
+				CU_TRY(cudaEventRecord(level_events(k)[0], k->st));
 		} else {
 			for (int s = 0; s < nslots && s < PULL_MAX; s++)
 				k->fo.fold_in[s] = in[s];
@@ -326,12 +329,14 @@ int cu_stage_in(void *p, int dir, const b2_msg *in, int nslots, int self)
 		if (s != self && in[s].count > 0 && (error = to_device(k, &k->fr.in_msgs[s], in_slot(k, dir, s))))
 			return error;
 	}
-	return 0;
+done:
+	return error;
 }
 
 int cu_fold_msgs(void *p, const int *use_bitmap, b2_msg *out)
 {
 	cu_bk *k = (cu_bk *)p;
+	int error = 0, copied = 0;
 	const int peer = k->mem[B2_DIR_FOLD] == B2_MEM_DEVICE;
 	if (k->devlev) {
 		/* carrying the visited state: the whole set, both blocks, or the
@@ -342,16 +347,13 @@ int cu_fold_msgs(void *p, const int *use_bitmap, b2_msg *out)
 			out[c] = (b2_msg){bmp_set(k, disc_set(k), carrying(k) ? from : c), c == k->g.j ? 0 : -1, 1};
 			if (use_bitmap && !use_bitmap[c] && c != k->g.j) { /* never carrying */
 				uint32_t *msg = k->fo.dst + (size_t)c * (size_t)k->b;
-				CU(cudaMemsetAsync(msg, 0, 4, k->st));
-				int error = unpack(k, out[c].data, 0, msg + 1, NULL, msg, no_zero);
-				if (error)
-					return error;
+				CU_TRY(cudaMemsetAsync(msg, 0, 4, k->st));
+				B2_TRY(unpack(k, out[c].data, 0, msg + 1, NULL, msg, no_zero));
 				out[c] = (b2_msg){msg, -1, 0};
 			}
 		}
-		return 0;
+		goto done;
 	}
-	int copied = 0;
 	for (int c = 0; c < k->g.C; c++) {
 		uint32_t *h = k->fo.h_dst + (size_t)c * (size_t)k->slotw;
 		/* the step's kernels put the message into h (k_fold_to_host) from
@@ -363,7 +365,7 @@ int cu_fold_msgs(void *p, const int *use_bitmap, b2_msg *out)
 		if ((c == k->g.j && use_bitmap[c] < 0) || peer || src == h)
 			continue;
 		if (use_bitmap[c] || out[c].count) {
-			CU(cudaMemcpyAsync(h, src, (size_t)(use_bitmap[c] ? k->bw : out[c].count) * 4,
+			CU_TRY(cudaMemcpyAsync(h, src, (size_t)(use_bitmap[c] ? k->bw : out[c].count) * 4,
 			                   cudaMemcpyDeviceToHost, k->st));
 			copied = 1;
 		}
@@ -372,11 +374,12 @@ int cu_fold_msgs(void *p, const int *use_bitmap, b2_msg *out)
 		return 0;
 	k->fo.fold_host = 1; /* from the next level on, expand writes the messages here */
 	if (copied)
-		CU(cudaStreamSynchronize(k->st));
+		CU_TRY(cudaStreamSynchronize(k->st));
 	for (int c = 0; c < k->g.C; c++)
 		if (use_bitmap[c] > 0)
 			k->fo.h_dst[(size_t)c * (size_t)k->slotw + (size_t)k->bw] = (uint32_t)k->ct.h_lc[c];
-	return 0;
+done:
+	return error;
 }
 
 /* What row peer c carried (a list or a bitmap of its block), into the
@@ -385,16 +388,19 @@ int cu_fold_msgs(void *p, const int *use_bitmap, b2_msg *out)
 int cu_carry_in(void *p, const b2_msg *m, int c, int lvl)
 {
 	cu_bk *k = (cu_bk *)p;
+	int error = 0;
 	b2_msg x = *m;
-	int error = to_device(k, &x, in_slot(k, B2_DIR_FOLD, c) + k->bw + 1);
-	if (error || !x.count)
-		return error;
-	const int64_t n = x.bitmap ? k->bw : x.count;
+	int64_t n;
+	B2_TRY(to_device(k, &x, in_slot(k, B2_DIR_FOLD, c) + k->bw + 1));
+	if (!x.count)
+		goto done;
+	n = x.bitmap ? k->bw : x.count;
 	k_carry<<<blocks_for(k, n), TPB, 0, k->st>>>(x.bitmap ? NULL : x.data, x.data, n,
 	                                             (uint32_t)(c * k->b), k->vis, carried(k),
 	                                             k->pd.plevel, lvl);
-	CU_LAUNCHED();
-	return 0;
+	CU_TRY(cudaGetLastError());
+done:
+	return error;
 }
 
 /* What both updates' k_update_words hands the host at the level's end
@@ -443,9 +449,11 @@ static const uint32_t *peer_disc(const cu_bk *k, int c, int d)
  * into the visited bitmap as well. */
 static int pull_update(cu_bk *k, int lvl, b2_level_stats *st)
 {
+	int error = 0;
 	const int C = k->g.C, j = k->g.j, cur = disc_set(k);
 	const unsigned epoch = ++k->pe.epoch;
 	Sources src;
+	PullFold pf;
 	int nsrc = 0;
 	for (int c = 0; c < C && !carrying_own(k); c++) { /* carrying_own: none found here */
 		if (c == j)
@@ -458,17 +466,17 @@ static int pull_update(cu_bk *k, int lvl, b2_level_stats *st)
 			 * half, which only a carrying fold uses */
 			const uint32_t *msg = in_slot(k, B2_DIR_FOLD, c);
 			uint32_t *bits = in_slot(k, B2_DIR_FOLD, c) + k->bw + 1;
-			CU(cudaMemsetAsync(bits, 0, (size_t)k->bw * 4, k->st));
+			CU_TRY(cudaMemsetAsync(bits, 0, (size_t)k->bw * 4, k->st));
 			k_set_bits<<<blocks_for(k, m->count), TPB, 0, k->st>>>(msg + 1, m->count - 1, 0,
 			                                                       bits, msg);
-			CU_LAUNCHED();
+			CU_TRY(cudaGetLastError());
 			src.bmp[nsrc] = bits;
 		}
 		src.tag[nsrc++] = (uint32_t)c;
 	}
 	if (ev_fold(k))
-		CU(cudaEventRecord(level_events(k)[3], k->st));
-	PullFold pf = counting_fold(k, k->ct.lcur + C, k->ct.lcur + C + 1);
+		CU_TRY(cudaEventRecord(level_events(k)[3], k->st));
+	pf = counting_fold(k, k->ct.lcur + C, k->ct.lcur + C + 1);
 	if (carrying(k)) {
 		pf.carry = peer_disc(k, 1 - j, 1 - j);
 		pf.carry_base = (uint32_t)((1 - j) * k->b);
@@ -487,13 +495,12 @@ static int pull_update(cu_bk *k, int lvl, b2_level_stats *st)
 	k_update_words<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(
 		src, nsrc, k->bw, (uint32_t)(j * k->b), k->vis, k->level, k->pred, bmp_set(k, cur, j), lvl,
 		pf);
-	CU_LAUNCHED();
-	int error = wait_counts(k, &k->ct.h_ls->seq, pf.seq);
-	if (error)
-		return error;
+	CU_TRY(cudaGetLastError());
+	B2_TRY(wait_counts(k, &k->ct.h_ls->seq, pf.seq));
 	update_stats(k, st);
 	st->examined = (int64_t)k->ct.h_ls->examined;
-	return 0;
+done:
+	return error;
 }
 
 /* Message levels' update: list messages one kernel each, then one
@@ -504,10 +511,12 @@ static int pull_update(cu_bk *k, int lvl, b2_level_stats *st)
 int cu_update(void *p, int lvl, b2_level_stats *st)
 {
 	cu_bk *k = (cu_bk *)p;
+	int error = 0;
 	const int C = k->g.C, j = k->g.j;
 	const uint32_t rowbase = (uint32_t)(j * k->b);
 	Sources src;
-	int nsrc = 0, any = 0;
+	PullFold pf;
+	int nsrc = 0, any = 0, mine;
 	if (k->devlev)
 		return pull_update(k, lvl, st);
 	PullFold none;
@@ -521,13 +530,13 @@ int cu_update(void *p, int lvl, b2_level_stats *st)
 			k_update<<<blocks_for(k, m->count), TPB, 0, k->st>>>(
 				m->data, m->count, rowbase, (uint32_t)s, k->vis, k->level, k->pred,
 				bmp_of(k, j), lvl);
-			CU_LAUNCHED();
+			CU_TRY(cudaGetLastError());
 			continue;
 		}
 		if (nsrc == PULL_MAX) { /* more bitmaps than one launch takes */
 			k_update_words<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(
 				src, nsrc, k->bw, rowbase, k->vis, k->level, k->pred, bmp_of(k, j), lvl, none);
-			CU_LAUNCHED();
+			CU_TRY(cudaGetLastError());
 			nsrc = 0;
 		}
 		src.bmp[nsrc] = m->data;
@@ -535,30 +544,28 @@ int cu_update(void *p, int lvl, b2_level_stats *st)
 	}
 	/* the levels of the peer's rows found here (pred_level), where they
 	 * are kept and some were */
-	const int mine = k->pd.side && k->ct.h_lc[1 - j] > 0;
+	mine = k->pd.side && k->ct.h_lc[1 - j] > 0;
 	/* nothing arrived and no row peer reads the visited block: the step's
 	 * counts stand, and the device has no work */
 	if (!any && !vis_wanted(k) && !mine) {
 		st->front = k->fr.nfront;
 		st->degree = k->fo.own_degree;
-		return 0;
+		goto done;
 	}
-	PullFold pf = counting_fold(k, k->ct.dstat, k->ct.dstat + 1);
+	pf = counting_fold(k, k->ct.dstat, k->ct.dstat + 1);
 	if (mine) {
 		pf.mine = bmp_of(k, 1 - j);
 		pf.plevel = k->pd.plevel;
 	}
 	k_update_words<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(
 		src, nsrc, k->bw, rowbase, k->vis, k->level, k->pred, bmp_of(k, j), lvl, pf);
-	CU_LAUNCHED();
-	if (any) {
-		int error = pred_level(k, lvl);
-		if (error)
-			return error;
-	}
+	CU_TRY(cudaGetLastError());
+	if (any)
+		B2_TRY(pred_level(k, lvl));
 	/* the whole kernel, not wait_counts: its blocks may write the own
 	 * visited block into pinned memory that MPI sends next */
-	CU(cudaStreamSynchronize(k->st));
+	CU_TRY(cudaStreamSynchronize(k->st));
 	update_stats(k, st);
-	return 0;
+done:
+	return error;
 }

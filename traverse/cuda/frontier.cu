@@ -260,6 +260,7 @@ int expand_grids(cu_bk *k)
 int unpack(cu_bk *k, const uint32_t *src, uint32_t off, uint32_t *dst, uint64_t *deg,
                   unsigned *ctr, Zero z)
 {
+	int error = 0;
 	Sources one;
 	Lists to;
 	one.bmp[0] = src;
@@ -267,15 +268,19 @@ int unpack(cu_bk *k, const uint32_t *src, uint32_t off, uint32_t *dst, uint64_t 
 	to.dst[0] = dst;
 	to.ctr[0] = ctr;
 	k_unpack<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(one, k->bw, to, deg, k->gr.colptr, z);
-	CU_LAUNCHED();
-	return 0;
+	CU_TRY(cudaGetLastError());
+done:
+	return error;
 }
 
 /* A list of its own from bitmap src (its counter CT_FRONT zeroed first). */
 static int unpack_list(cu_bk *k, const uint32_t *src, uint32_t off, uint32_t *dst, uint64_t *deg)
 {
-	CU(cudaMemsetAsync(counter(k, CT_FRONT), 0, 4, k->st));
-	return unpack(k, src, off, dst, deg, counter(k, CT_FRONT), no_zero);
+	int error = 0;
+	CU_TRY(cudaMemsetAsync(counter(k, CT_FRONT), 0, 4, k->st));
+	error = unpack(k, src, off, dst, deg, counter(k, CT_FRONT), no_zero);
+done:
+	return error;
 }
 
 /* The frontier lives in the own column's bitmap; a list message is made
@@ -299,25 +304,28 @@ int cu_front_msg(void *p, int bitmap, b2_msg *m)
 	}
 	m->data = k->fr.h_front;
 	if (bitmap)
-		CU(cudaMemcpyAsync(k->fr.h_front, src, (size_t)k->bw * 4, cudaMemcpyDeviceToHost, k->st));
-	CU(cudaStreamSynchronize(k->st));
+		CU_TRY(cudaMemcpyAsync(k->fr.h_front, src, (size_t)k->bw * 4, cudaMemcpyDeviceToHost, k->st));
+	CU_TRY(cudaStreamSynchronize(k->st));
 	if (bitmap)
 		k->fr.h_front[k->bw] = (uint32_t)k->fr.nfront;
-	return 0;
+done:
+	return error;
 }
 
 /* Appends staged message m to the expansion's columns at position at (as
  * k + off), with their degrees. */
 static int append_msg(cu_bk *k, const b2_msg *m, uint32_t off, int64_t at)
 {
+	int error = 0;
 	if (m->count == 0)
 		return 0;
 	if (m->bitmap)
 		return unpack_list(k, m->data, off, k->fr.af + at, k->fr.deg + at);
 	k_gather<<<blocks_for(k, m->count), TPB, 0, k->st>>>(m->data, m->count, off, k->fr.af + at,
 	                                                     k->fr.deg + at, k->gr.colptr);
-	CU_LAUNCHED();
-	return 0;
+	CU_TRY(cudaGetLastError());
+done:
+	return error;
 }
 
 /* One full wave of blocks, or fewer when the n columns cannot have
@@ -325,11 +333,13 @@ static int append_msg(cu_bk *k, const b2_msg *m, uint32_t off, int64_t at)
 template <int K>
 static int launch_expand(cu_bk *k, const ExpandArgs &a)
 {
+	int error = 0;
 	const double most = (double)a.n * (double)k->gr.maxdeg / (TPB * K);
 	const int grid = most < k->fr.egrid[K] ? (int)most + 1 : k->fr.egrid[K];
 	k_expand<K><<<grid, TPB, 0, k->st>>>(a);
-	CU_LAUNCHED();
-	return 0;
+	CU_TRY(cudaGetLastError());
+done:
+	return error;
 }
 
 /* Device levels whose row peers read the discoveries in place: the step
@@ -353,15 +363,16 @@ StepEnd step_end_args(const cu_bk *k)
  * examined) into the level's counter lcur[C + 1]. */
 int expand_columns(cu_bk *k, int64_t n, int lvl, int set)
 {
+	int error = 0;
 	if (n == 0)
 		return 0;
 	/* deg[n] is read but does not matter: an exclusive scan of n + 1 items */
 	if (n + 1 <= SCAN1_MAX) {
 		k_scan1<<<1, TPB, 0, k->st>>>(k->fr.deg, k->fr.cumul, n + 1);
-		CU_LAUNCHED();
+		CU_TRY(cudaGetLastError());
 	} else {
 		size_t bytes = k->fr.cubbytes;
-		CU(cub::DeviceScan::ExclusiveSum(k->fr.cubtmp, bytes, k->fr.deg, k->fr.cumul, (int64_t)(n + 1),
+		CU_TRY(cub::DeviceScan::ExclusiveSum(k->fr.cubtmp, bytes, k->fr.deg, k->fr.cumul, (int64_t)(n + 1),
 		                                 k->st));
 	}
 	ExpandArgs a;
@@ -371,11 +382,13 @@ int expand_columns(cu_bk *k, int64_t n, int lvl, int set)
 	a.examined = k->ct.lcur + k->g.C + 1;
 	a.end = step_end_args(k);
 	switch (k->o.edges_per_thread) {
-	case 1: return launch_expand<1>(k, a);
-	case 2: return launch_expand<2>(k, a);
-	case 8: return launch_expand<8>(k, a);
-	default: return launch_expand<4>(k, a);
+	case 1: error = launch_expand<1>(k, a); break;
+	case 2: error = launch_expand<2>(k, a); break;
+	case 8: error = launch_expand<8>(k, a); break;
+	default: error = launch_expand<4>(k, a); break;
 	}
+done:
+	return error;
 }
 
 /* The bitmap of grid-column peer s's frontier: read in place (device
@@ -421,8 +434,7 @@ int gather_columns(cu_bk *k, int set, Zero z, int64_t *n_out, int *zeroed)
 			const b2_msg *m = &k->fr.in_msgs[s];
 			n += column_count(k, s);
 			if (column_count(k, s) && s != k->g.i && !m->bitmap) { /* a list message */
-				if ((error = append_msg(k, m, (uint32_t)(s * k->b), nl)))
-					return error;
+				B2_TRY(append_msg(k, m, (uint32_t)(s * k->b), nl));
 				nl += m->count;
 			}
 		}
@@ -438,7 +450,7 @@ int gather_columns(cu_bk *k, int set, Zero z, int64_t *n_out, int *zeroed)
 		if (nsrc) {
 			k_unpack<<<dim3(blocks_for(k, k->bw), nsrc), TPB, 0, k->st>>>(
 				src, k->bw, to, k->fr.deg + nl, k->gr.colptr, z);
-			CU_LAUNCHED();
+			CU_TRY(cudaGetLastError());
 			*zeroed = 1;
 		}
 		*n_out = n;
@@ -455,10 +467,10 @@ int gather_columns(cu_bk *k, int set, Zero z, int64_t *n_out, int *zeroed)
 	for (int s = 0; s < k->g.R; s++) {
 		if (s == k->fr.self)
 			continue;
-		if ((error = append_msg(k, &k->fr.in_msgs[s], (uint32_t)(s * k->b), n)))
-			return error;
+		B2_TRY(append_msg(k, &k->fr.in_msgs[s], (uint32_t)(s * k->b), n));
 		n += k->fr.in_msgs[s].count;
 	}
 	*n_out = n;
-	return 0;
+done:
+	return error;
 }

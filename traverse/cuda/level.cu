@@ -207,28 +207,29 @@ int cu_begin(void *p, int64_t root_k)
 	const uint64_t none = ~(uint64_t)0;
 	k->fr.nfront = root_k >= 0;
 	k->plev = 0;
-	CU(cudaMemsetAsync(k->vis, 0, (size_t)vis_words(k) * 4, k->st));
-	CU(cudaMemsetAsync(k->level, 0xff, (size_t)k->b * 4, k->st));
+	CU_TRY(cudaMemsetAsync(k->vis, 0, (size_t)vis_words(k) * 4, k->st));
+	CU_TRY(cudaMemsetAsync(k->level, 0xff, (size_t)k->b * 4, k->st));
 	k_begin<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(
 		k->vis, k->level, bmp_of(k, k->g.j), k->bw,
 		root_k >= 0 ? (uint64_t)k->g.j * (uint64_t)k->b + (uint64_t)root_k : none,
 		root_k >= 0 ? (uint64_t)root_k : none, k->ct.tmpcnt, k->g.C + CT_GATHER + 1, k->ct.lc,
 		2 * (k->g.C + 2));
-	CU_LAUNCHED();
+	CU_TRY(cudaGetLastError());
 	if (k->pd.plevel) { /* no peer row's level known yet (k_pred_local) */
-		CU(cudaMemsetAsync(k->pd.plevel, 0x7f, (size_t)k->b * 4, k->st));
-		CU(cudaMemsetAsync(counter(k, CT_REST), 0, 3 * 4, k->st));
+		CU_TRY(cudaMemsetAsync(k->pd.plevel, 0x7f, (size_t)k->b * 4, k->st));
+		CU_TRY(cudaMemsetAsync(counter(k, CT_REST), 0, 3 * 4, k->st));
 	}
-	if ((error = export_visited(k)))
-		return error;
+	B2_TRY(export_visited(k));
 	/* done before returning: in pull mode the column peers read the new
 	 * frontier bitmap once every rank's begin has returned */
-	CU(cudaStreamSynchronize(k->st));
-	return 0;
+	CU_TRY(cudaStreamSynchronize(k->st));
+done:
+	return error;
 }
 
 int pull_events(cu_bk *k, int lvl)
 {
+	int error = 0;
 	int need = lvl * PULL_EV;
 	if (need <= k->tm.nev)
 		return 0;
@@ -238,25 +239,31 @@ int pull_events(cu_bk *k, int lvl)
 		return b2_err(B2_EIO_, "out of host memory for CUDA events");
 	k->tm.ev = ev;
 	for (; k->tm.nev < cap; k->tm.nev++)
-		CU(cudaEventCreate(&k->tm.ev[k->tm.nev]));
-	return 0;
+		CU_TRY(cudaEventCreate(&k->tm.ev[k->tm.nev]));
+done:
+	return error;
 }
 
 /* The fold messages of n bitmaps (cu_expand), each list or bitmap into
  * its pinned send buffer, where a host transport sends it. */
 static int fold_to_host(cu_bk *k, const FoldOut &f, int n)
 {
+	int error = 0;
 	k_fold_to_host<<<dim3(blocks_for(k, k->bw), n), TPB, 0, k->st>>>(f, k->bw,
 	                                                                 (unsigned)k->o.fold_cap);
-	CU_LAUNCHED();
-	return 0;
+	CU_TRY(cudaGetLastError());
+done:
+	return error;
 }
 
 int cu_expand(void *p, const b2_step *st, int64_t *cnt_out, int64_t *examined)
 {
 	cu_bk *k = (cu_bk *)p;
-	int error = 0, zeroed = 0;
+	int error = 0, zeroed = 0, nf = 0;
 	const int C = k->g.C, j = k->g.j, fs = front_set(k), ds = disc_set(k);
+	const volatile unsigned long long *h = k->ct.h_lc;
+	LevelEnd e;
+	FoldOut f;
 	cudaEvent_t *ev = k->devlev ? level_events(k) : NULL;
 	int64_t n = 0;
 	const uint32_t *fcol = NULL, *copy = NULL;
@@ -276,11 +283,11 @@ int cu_expand(void *p, const b2_step *st, int64_t *cnt_out, int64_t *examined)
 	if (error)
 		return error;
 	if (ev && ev_gather(k))
-		CU(cudaEventRecord(ev[1], k->st));
+		CU_TRY(cudaEventRecord(ev[1], k->st));
 	if (!zeroed) {
 		k_copy_zero<<<blocks_for(k, k->bw + 1), TPB, 0, k->st>>>(
 			copy, copy ? k->fr.fcol : NULL, k->bw, disc_zero(k, ds));
-		CU_LAUNCHED();
+		CU_TRY(cudaGetLastError());
 	}
 	if (dir == B2_BOTTOM_UP)
 		error = bottom_up(k, lvl, ds, fcol);
@@ -292,7 +299,7 @@ int cu_expand(void *p, const b2_step *st, int64_t *cnt_out, int64_t *examined)
 		/* the counts come with the update, which also tells the row peers
 		 * that they may read this level's discoveries in place */
 		if (ev_fold(k))
-			CU(cudaEventRecord(ev[2], k->st));
+			CU_TRY(cudaEventRecord(ev[2], k->st));
 		*examined = 0;
 		return 0;
 	}
@@ -303,7 +310,6 @@ int cu_expand(void *p, const b2_step *st, int64_t *cnt_out, int64_t *examined)
 	 * (fold_msgs), each list or bitmap is copied on into its pinned send
 	 * buffer by whole lines (k_fold_to_host, one launch), so that nothing
 	 * is left to copy. */
-	LevelEnd e;
 	e.next = next;
 	e.nnext = C + 2;
 	e.ctr = k->ct.tmpcnt; /* the fold lists' counters, CT_FRONT and CT_GATHER */
@@ -317,16 +323,13 @@ int cu_expand(void *p, const b2_step *st, int64_t *cnt_out, int64_t *examined)
 	e.seq = ++k->ct.seq;
 	k_level_end<<<dim3(blocks_for(k, k->bw), C), TPB, 0, k->st>>>(
 		k->fo.bmp, k->bw, (uint64_t)(k->bw + 1), C, j, front_tdeg(k), k->ct.lcur, e);
-	CU_LAUNCHED();
-	FoldOut f;
-	int nf = 0;
+	CU_TRY(cudaGetLastError());
 	k->fo.fold_copied = k->fo.fold_host;
 	for (int c = 0; c < C && k->fo.fold_host; c++) {
 		if (c == j && !carrying_every(k))
 			continue;
 		if (nf == PULL_MAX) { /* more messages than one launch takes */
-			if ((error = fold_to_host(k, f, nf)))
-				return error;
+			B2_TRY(fold_to_host(k, f, nf));
 			nf = 0;
 		}
 		f.list[nf] = k->fo.dst + (size_t)c * (size_t)k->b;
@@ -338,16 +341,16 @@ int cu_expand(void *p, const b2_step *st, int64_t *cnt_out, int64_t *examined)
 		return error;
 	/* with fold lists the host sends what the stream wrote: all of it done */
 	if (C > 1)
-		CU(cudaStreamSynchronize(k->st));
-	else if ((error = wait_counts(k, k->ct.h_lc + C + 2, k->ct.seq)))
-		return error;
-	const volatile unsigned long long *h = k->ct.h_lc;
+		CU_TRY(cudaStreamSynchronize(k->st));
+	else
+		B2_TRY(wait_counts(k, k->ct.h_lc + C + 2, k->ct.seq));
 	for (int c = 0; c < C; c++)
 		cnt_out[c] = (int64_t)h[c];
 	k->fr.nfront = (int64_t)h[j];
 	k->fo.own_degree = (int64_t)h[C];
 	*examined = (int64_t)h[C + 1];
-	return 0;
+done:
+	return error;
 }
 
 /* The phases of the last search's nlev device levels (backend.h): the
@@ -358,17 +361,18 @@ int cu_expand(void *p, const b2_step *st, int64_t *cnt_out, int64_t *examined)
 int cu_level_phases(void *p, int nlev, const double *busy, double *lv)
 {
 	cu_bk *k = (cu_bk *)p;
+	int error = 0;
 	int nw = nlev < PULL_LEVELS ? nlev : PULL_LEVELS;
 	if (nw > 0)
-		CU(cudaMemcpy(k->tm.h_stamp, k->tm.stamp, (size_t)nw * 16, cudaMemcpyDeviceToHost));
+		CU_TRY(cudaMemcpy(k->tm.h_stamp, k->tm.stamp, (size_t)nw * 16, cudaMemcpyDeviceToHost));
 	for (int l = 0; l < nlev; l++) {
 		const cudaEvent_t *ev = k->tm.ev + (size_t)l * PULL_EV;
 		const int timed = (l + 1) * PULL_EV <= k->tm.nev;
 		float xexp = 0, xfold = 0;
 		if (timed && ev_gather(k))
-			CU(cudaEventElapsedTime(&xexp, ev[0], ev[1]));
+			CU_TRY(cudaEventElapsedTime(&xexp, ev[0], ev[1]));
 		if (timed && ev_fold(k))
-			CU(cudaEventElapsedTime(&xfold, ev[2], ev[3]));
+			CU_TRY(cudaEventElapsedTime(&xfold, ev[2], ev[3]));
 		double *t = lv + (size_t)l * 4;
 		t[0] = xexp * 1e-3;
 		t[2] = xfold * 1e-3 + (l < nw ? k->tm.h_stamp[2 * l] * 1e-9 : 0);
@@ -378,17 +382,20 @@ int cu_level_phases(void *p, int nlev, const double *busy, double *lv)
 		t[1] = busy[l] - t[0] - t[2] - t[3];
 		t[1] = t[1] > 0 ? t[1] : 0;
 	}
-	return 0;
+done:
+	return error;
 }
 
 int cu_degree_sum(void *p, int64_t *sum)
 {
 	cu_bk *k = (cu_bk *)p;
-	CU(cudaMemsetAsync(k->ct.dsum, 0, 8, k->st));
+	int error = 0;
+	CU_TRY(cudaMemsetAsync(k->ct.dsum, 0, 8, k->st));
 	k_degsum<<<blocks_for(k, k->b), TPB, 0, k->st>>>(k->level, k->gr.tdeg, k->b, k->ct.dsum);
-	CU_LAUNCHED();
-	CU(cudaMemcpyAsync(k->ct.h_dsum, k->ct.dsum, 8, cudaMemcpyDeviceToHost, k->st));
-	CU(cudaStreamSynchronize(k->st));
+	CU_TRY(cudaGetLastError());
+	CU_TRY(cudaMemcpyAsync(k->ct.h_dsum, k->ct.dsum, 8, cudaMemcpyDeviceToHost, k->st));
+	CU_TRY(cudaStreamSynchronize(k->st));
 	*sum = (int64_t)*k->ct.h_dsum;
-	return 0;
+done:
+	return error;
 }

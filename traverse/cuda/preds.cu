@@ -366,23 +366,25 @@ __global__ void k_pred_apply(const uint32_t *__restrict__ req, const uint32_t *_
  * rows, their parents resolved (k_bottom_up), and the fold brings none. */
 int pred_level(cu_bk *k, int lvl)
 {
+	int error = 0;
 	if (!k->pd.side || k->step_dir == B2_BOTTOM_UP)
 		return 0;
 	uint64_t ch = (k->g.nnz + (uint64_t)k->b - 1) / (uint64_t)k->b;
 	ch = ch > (uint64_t)PRED_CHUNK ? ch : (uint64_t)PRED_CHUNK;
 	unsigned *nrest = counter(k, CT_REST + (lvl & 1));
 	uint32_t *rest_x = k->pd.rest, *rest_c = k->pd.rest + k->nr;
-	CU(cudaEventRecord(k->pd.lvl_done, k->st));
-	CU(cudaStreamWaitEvent(k->pd.side, k->pd.lvl_done, 0));
+	CU_TRY(cudaEventRecord(k->pd.lvl_done, k->st));
+	CU_TRY(cudaStreamWaitEvent(k->pd.side, k->pd.lvl_done, 0));
 	k_pred_local<<<blocks_for(k, k->b), TPB, 0, k->pd.side>>>(
 		k->level, k->pred, k->pd.plevel, k->gr.colptr, k->gr.rowidx, k->b, k->g.j, lvl, k->pd.pred64, ch,
 		rest_x, rest_c, nrest, counter(k, CT_REST + ((lvl + 1) & 1)));
-	CU_LAUNCHED();
+	CU_TRY(cudaGetLastError());
 	k_pred_rest<<<k->grid, TPB, 0, k->pd.side>>>(rest_x, rest_c, nrest, k->level, k->pred,
 	                                          k->pd.plevel, k->gr.colptr, k->gr.rowidx, k->b, k->g.j, ch,
 	                                          k->pd.pred64, k->tm.ptrace ? counter(k, CT_REST_ALL) : NULL);
-	CU_LAUNCHED();
-	return 0;
+	CU_TRY(cudaGetLastError());
+done:
+	return error;
 }
 
 /* dst = the ascending list of bitmap bmp's bits (bw words); deg and cumul,
@@ -394,16 +396,18 @@ static uint32_t *word_pops(const cu_bk *k)
 }
 static int ordered_list(cu_bk *k, const uint32_t *bmp, uint32_t *dst, int popped = 0)
 {
+	int error = 0;
 	uint32_t *pop = word_pops(k), *pref = (uint32_t *)k->fr.cumul;
 	size_t bytes = k->fr.cubbytes;
 	if (!popped) {
 		k_word_pop<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(bmp, k->bw, pop);
-		CU_LAUNCHED();
+		CU_TRY(cudaGetLastError());
 	}
-	CU(cub::DeviceScan::ExclusiveSum(k->fr.cubtmp, bytes, pop, pref, k->bw, k->st));
+	CU_TRY(cub::DeviceScan::ExclusiveSum(k->fr.cubtmp, bytes, pop, pref, k->bw, k->st));
 	k_ordered<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(bmp, k->bw, pref, dst);
-	CU_LAUNCHED();
-	return 0;
+	CU_TRY(cudaGetLastError());
+done:
+	return error;
 }
 
 /* --trace: a point of the predecessor exchange on the stream; the
@@ -453,27 +457,27 @@ static void pmark_print(cu_bk *k)
  * the fold slots. */
 int cu_pred_requests(void *p, b2_msg *out)
 {
-	const int mem = ((cu_bk *)p)->mem[B2_DIR_FOLD];
-	if (((cu_bk *)p)->preds == B2_PREDS_ANSWERS)
-		out = NULL; /* the lists only: the requests do not travel */
 	cu_bk *k = (cu_bk *)p;
+	const int mem = k->mem[B2_DIR_FOLD];
+	if (k->preds == B2_PREDS_ANSWERS)
+		out = NULL; /* the lists only: the requests do not travel */
 	int error = 0, lists = 0;
 	const int C = k->g.C, j = k->g.j, host = mem == B2_MEM_HOST;
 	if (!k->pd.copied)
-		CU(cudaEventCreateWithFlags(&k->pd.copied, cudaEventDisableTiming));
+		CU_TRY(cudaEventCreateWithFlags(&k->pd.copied, cudaEventDisableTiming));
 	pmark_enter(k);
-	CU(cudaMemsetAsync(k->ct.lc, 0, (size_t)C * 8, k->st));
+	CU_TRY(cudaMemsetAsync(k->ct.lc, 0, (size_t)C * 8, k->st));
 	k_pred_requests<<<blocks_for(k, k->b), TPB, (size_t)C * 8, k->st>>>(
 		k->level, k->pred, k->b, k->g.R, k->g.i, j, k->pd.pred64, k->ct.lc, bmp_set(k, 0, 0),
 		k->bw + 1, C);
-	CU_LAUNCHED();
+	CU_TRY(cudaGetLastError());
 	pmark(k, "requests");
-	CU(cudaMemcpyAsync(k->ct.h_lc, k->ct.lc, (size_t)C * 8, cudaMemcpyDeviceToHost, k->st));
+	CU_TRY(cudaMemcpyAsync(k->ct.h_lc, k->ct.lc, (size_t)C * 8, cudaMemcpyDeviceToHost, k->st));
 	for (int c = 0; c < C && host && out; c++)
 		if (c != j)
-			CU(cudaMemcpyAsync(k->pd.h_pred + (size_t)c * (size_t)k->slotw, bmp_set(k, 0, c),
+			CU_TRY(cudaMemcpyAsync(k->pd.h_pred + (size_t)c * (size_t)k->slotw, bmp_set(k, 0, c),
 			                   (size_t)k->bw * 4, cudaMemcpyDeviceToHost, k->st));
-	CU(cudaEventRecord(k->pd.copied, k->st));
+	CU_TRY(cudaEventRecord(k->pd.copied, k->st));
 	for (int c = 0; c < C; c++)
 		if (c != j && (error = ordered_list(k, bmp_set(k, 0, c), k->fo.dst + (size_t)c * (size_t)k->b)))
 			return error;
@@ -481,7 +485,7 @@ int cu_pred_requests(void *p, b2_msg *out)
 	if (!out) /* the lists only: the requests do not travel (their counts,
 	             for pred_resolve's check, arrive meanwhile) */
 		return 0;
-	CU(cudaEventSynchronize(k->pd.copied));
+	CU_TRY(cudaEventSynchronize(k->pd.copied));
 	for (int c = 0; c < C; c++) {
 		const int64_t n = c == j ? 0 : (int64_t)k->ct.h_lc[c];
 		const int bitmap = n > k->o.fold_cap;
@@ -491,13 +495,14 @@ int cu_pred_requests(void *p, b2_msg *out)
 		if (host && bitmap)
 			h[k->bw] = (uint32_t)n; /* MPI's bitmap messages end in it */
 		if (host && n && !bitmap) {
-			CU(cudaMemcpyAsync(h, d, (size_t)n * 4, cudaMemcpyDeviceToHost, k->st));
+			CU_TRY(cudaMemcpyAsync(h, d, (size_t)n * 4, cudaMemcpyDeviceToHost, k->st));
 			lists = 1;
 		}
 	}
 	if (lists)
-		CU(cudaStreamSynchronize(k->st));
-	return 0;
+		CU_TRY(cudaStreamSynchronize(k->st));
+done:
+	return error;
 }
 
 /* The row peers' requests answered: into ans, or straight into pinned host
@@ -507,16 +512,16 @@ int cu_pred_requests(void *p, b2_msg *out)
  * message levels), answered in that order, their counts (lc) read back. */
 int cu_pred_answers(void *p, const b2_msg *in, b2_msg *out)
 {
-	const int mem = ((cu_bk *)p)->mem[B2_DIR_FOLD];
-	if (((cu_bk *)p)->preds == B2_PREDS_ANSWERS)
-		in = NULL; /* no requests came: the rows due to each peer */
 	cu_bk *k = (cu_bk *)p;
+	const int mem = k->mem[B2_DIR_FOLD];
+	if (k->preds == B2_PREDS_ANSWERS)
+		in = NULL; /* no requests came: the rows due to each peer */
 	int error = 0;
 	const int C = k->g.C, j = k->g.j;
 	unsigned long long *due = k->ct.lc + C + 2; /* the second set: free after the levels */
 	pmark_enter(k);
 	if (!in)
-		CU(cudaMemsetAsync(due, 0, (size_t)C * 8, k->st));
+		CU_TRY(cudaMemsetAsync(due, 0, (size_t)C * 8, k->st));
 	for (int c = 0; c < C; c++) {
 		uint32_t *a = (mem == B2_MEM_HOST ? k->pd.h_recv : k->pd.ans) + (size_t)c * (size_t)k->b;
 		const uint32_t *pred = k->pred + (size_t)c * (size_t)k->b;
@@ -526,7 +531,7 @@ int cu_pred_answers(void *p, const b2_msg *in, b2_msg *out)
 			continue;
 		if (in && !in[c].bitmap) {
 			k_pred_answers<<<blocks_for(k, n), TPB, 0, k->st>>>(in[c].data, n, NULL, pred, a);
-			CU_LAUNCHED();
+			CU_TRY(cudaGetLastError());
 			continue;
 		}
 		const uint32_t *bmp = in ? in[c].data : bmp_set(k, 1, c);
@@ -534,24 +539,24 @@ int cu_pred_answers(void *p, const b2_msg *in, b2_msg *out)
 			k_pred_due<<<blocks_for(k, k->b), TPB, 0, k->st>>>(
 				k->vis, carried(k), (int64_t)c * k->b, k->b, bmp_set(k, 1, c), word_pops(k),
 				due + c);
-			CU_LAUNCHED();
+			CU_TRY(cudaGetLastError());
 		}
 		/* the same ascending list the requester made (in front: free after
 		 * the levels), then one answer per thread: coalesced writes, which
 		 * matter when they go to pinned host memory */
-		if ((error = ordered_list(k, bmp, k->fr.front, !in)))
-			return error;
+		B2_TRY(ordered_list(k, bmp, k->fr.front, !in));
 		k_pred_answers<<<blocks_for(k, in ? n : k->b), TPB, 0, k->st>>>(
 			k->fr.front, n, in ? NULL : due + c, pred, a);
-		CU_LAUNCHED();
+		CU_TRY(cudaGetLastError());
 	}
 	pmark(k, "answers");
 	if (!in)
-		CU(cudaMemcpyAsync(k->ct.h_lc + C + 3, due, (size_t)C * 8, cudaMemcpyDeviceToHost, k->st));
-	CU(cudaStreamSynchronize(k->st));
+		CU_TRY(cudaMemcpyAsync(k->ct.h_lc + C + 3, due, (size_t)C * 8, cudaMemcpyDeviceToHost, k->st));
+	CU_TRY(cudaStreamSynchronize(k->st));
 	for (int c = 0; c < C && !in; c++)
 		out[c].count = c == j ? 0 : (int64_t)k->ct.h_lc[C + 3 + c];
-	return 0;
+done:
+	return error;
 }
 
 /* in: the answers to the requests pred_requests made, applied through the
@@ -560,10 +565,12 @@ int cu_pred_answers(void *p, const b2_msg *in, b2_msg *out)
  * (with C == 1 nothing is remote). */
 int cu_pred_resolve(void *p, const b2_msg *in)
 {
-	if (((cu_bk *)p)->preds != B2_PREDS_EXCHANGE && ((cu_bk *)p)->preds != B2_PREDS_ANSWERS)
-		in = NULL; /* nothing travelled: resolved here, or read in place */
 	cu_bk *k = (cu_bk *)p;
+	if (k->preds != B2_PREDS_EXCHANGE && k->preds != B2_PREDS_ANSWERS)
+		in = NULL; /* nothing travelled: resolved here, or read in place */
+	int error = 0;
 	const int j = k->g.j;
+	unsigned *unresolved;
 	pmark_enter(k);
 	if (in) {
 		for (int s = 0; s < k->g.C; s++) {
@@ -575,10 +582,10 @@ int cu_pred_resolve(void *p, const b2_msg *in)
 			k_pred_apply<<<blocks_for(k, m.count), TPB, 0, k->st>>>(
 				k->fo.dst + (size_t)s * (size_t)k->b, m.data, m.count,
 				(int64_t)s * k->b * k->g.R, k->pd.pred64);
-			CU_LAUNCHED();
+			CU_TRY(cudaGetLastError());
 		}
 		pmark(k, "apply");
-		CU(cudaStreamSynchronize(k->st));
+		CU_TRY(cudaStreamSynchronize(k->st));
 		pmark_print(k);
 		for (int s = 0; s < k->g.C; s++)
 			if (s != j && in[s].count != (int64_t)k->ct.h_lc[s])
@@ -596,21 +603,22 @@ int cu_pred_resolve(void *p, const b2_msg *in)
 			peers.bmp[c] = k->pe.peer_pred[c] + (size_t)j * (size_t)k->b;
 	/* after pred_local (a row not mapped) every remote one must be
 	 * resolved: counted; read in place (or C == 1) none can be left */
-	unsigned *unresolved = k->g.C > 1 && !k->pe.peer[B2_DIR_FOLD] ? counter(k, CT_UNRESOLVED) : NULL;
+	unresolved = k->g.C > 1 && !k->pe.peer[B2_DIR_FOLD] ? counter(k, CT_UNRESOLVED) : NULL;
 	if (unresolved)
-		CU(cudaMemsetAsync(unresolved, 0, 4, k->st));
+		CU_TRY(cudaMemsetAsync(unresolved, 0, 4, k->st));
 	k_resolve<<<blocks_for(k, k->b), TPB, 0, k->st>>>(k->level, k->pred, peers, k->b, k->g.R,
 	                                                  k->g.i, j, k->pd.pred64, unresolved);
-	CU_LAUNCHED();
+	CU_TRY(cudaGetLastError());
 	pmark(k, "resolve");
 	if (unresolved)
-		CU(cudaMemcpyAsync(k->ct.h_dsum, unresolved, 4, cudaMemcpyDeviceToHost, k->st));
-	CU(cudaStreamSynchronize(k->st));
+		CU_TRY(cudaMemcpyAsync(k->ct.h_dsum, unresolved, 4, cudaMemcpyDeviceToHost, k->st));
+	CU_TRY(cudaStreamSynchronize(k->st));
 	pmark_print(k);
 	if (unresolved && *(const unsigned *)k->ct.h_dsum)
 		return b2_err(B2_EFAIL_, "internal: %u predecessors neither resolved nor readable",
 		              *(const unsigned *)k->ct.h_dsum);
-	return 0;
+done:
+	return error;
 }
 
 /* 1x2, every fold carried the visited state: the fold's predecessors from
@@ -621,25 +629,29 @@ int cu_pred_resolve(void *p, const b2_msg *in)
 int cu_pred_local(void *p)
 {
 	cu_bk *k = (cu_bk *)p;
+	int error = 0;
 	if (!k->pd.side)
 		return b2_err(B2_EFAIL_, "internal: predecessors from the levels on a %dx%d grid",
 		              k->g.R, k->g.C);
 	pmark_enter(k);
-	CU(cudaEventRecord(k->pd.side_done, k->pd.side));
-	CU(cudaStreamWaitEvent(k->st, k->pd.side_done, 0));
+	CU_TRY(cudaEventRecord(k->pd.side_done, k->pd.side));
+	CU_TRY(cudaStreamWaitEvent(k->st, k->pd.side_done, 0));
 	pmark(k, "side");
 	if (k->tm.ptrace && b2_rank == 0) { /* how many chunks the first scans left */
 		unsigned n = 0;
-		CU(cudaStreamSynchronize(k->pd.side));
-		CU(cudaMemcpy(&n, counter(k, CT_REST_ALL), 4, cudaMemcpyDeviceToHost));
+		CU_TRY(cudaStreamSynchronize(k->pd.side));
+		CU_TRY(cudaMemcpy(&n, counter(k, CT_REST_ALL), 4, cudaMemcpyDeviceToHost));
 		fprintf(stderr, "pred rest %u chunks\n", n);
 	}
-	return 0;
+done:
+	return error;
 }
 
 int cu_pred(void *p, int64_t *out)
 {
 	cu_bk *k = (cu_bk *)p;
-	CU(cudaMemcpy(out, k->pd.pred64, (size_t)k->b * 8, cudaMemcpyDeviceToHost));
-	return 0;
+	int error = 0;
+	CU_TRY(cudaMemcpy(out, k->pd.pred64, (size_t)k->b * 8, cudaMemcpyDeviceToHost));
+done:
+	return error;
 }
