@@ -18,6 +18,10 @@
  * "unknown" outside a checkout), and "0.1.0 (git COMMIT)" (provenance.c). */
 const char *b2_git_commit(void);
 void b2_version_string(char *buf, size_t n);
+/* A new run id (runid.c): 32 hex digits of a random 128-bit number drawn on
+ * rank 0 of comm, the same on every rank (collective). */
+#define B2_RUN_ID_SIZE 33
+int b2_run_id_new(char id[B2_RUN_ID_SIZE], MPI_Comm comm);
 
 /* Exit codes, docs/DESIGN.md "Programs' behaviour". */
 enum {

@@ -30,7 +30,10 @@ static const char help[] =
 	"                       showing them all (default: no plots)\n"
 	"      --append FILE    also add one CSV row per run to FILE (created with its\n"
 	"                       header if missing; the columns are fixed, so the file\n"
-	"                       collects a campaign's results)\n"
+	"                       collects a campaign's results). Concurrent appends queue\n"
+	"                       on the lock file .FILE.lock beside it. A run whose run\n"
+	"                       id FILE already has is refused (exit 2)\n"
+	"      --append-again   add such runs again all the same\n"
 	"      --baseline OLD   add a column: speed-up over the run of the same graph and\n"
 	"                       grid in OLD, an earlier report of --format json\n"
 	"      --unvalidated    accept BFS files without a validation file (their TEPS\n"
@@ -54,7 +57,8 @@ static const char help[] =
 
 #define USAGE(...) do { error = b2_usage_err(__VA_ARGS__); goto done; } while (0)
 
-enum { OPT_FORMAT = 1000, OPT_SVG, OPT_UNVALIDATED, OPT_PER_SEARCH, OPT_APPEND, OPT_BASELINE };
+enum { OPT_FORMAT = 1000, OPT_SVG, OPT_UNVALIDATED, OPT_PER_SEARCH, OPT_APPEND, OPT_BASELINE,
+       OPT_APPEND_AGAIN };
 
 static int print_report(FILE *f, run *runs, int nruns, const report_opts *o, const char *format)
 {
@@ -74,7 +78,7 @@ static int print_report(FILE *f, run *runs, int nruns, const report_opts *o, con
 static int write_outputs(run *runs, int nruns, const report_opts *o, const char *format,
                          const char *output, const char *svgdir)
 {
-	int error = 0, made_dir = 0;
+	int error = 0, made_dir = 0, lock = -1;
 	b2_fout rep = {0}, csv = {0}, svg[REPORT_NSVG];
 	struct stat st;
 	memset(svg, 0, sizeof svg);
@@ -90,7 +94,7 @@ static int write_outputs(run *runs, int nruns, const report_opts *o, const char 
 		B2_TRY(write_svgs(svg, svgdir, runs, nruns, o));
 	}
 	if (o->append)
-		B2_TRY(append_csv(&csv, o->append, runs, nruns));
+		B2_TRY(append_csv(&csv, &lock, o->append, runs, nruns, o->append_again));
 	if (output) {
 		B2_TRY(b2_fout_open(&rep, output));
 		error = print_report(rep.f, runs, nruns, o, format);
@@ -122,6 +126,8 @@ done:
 	}
 	b2_fout_discard(&rep);
 	b2_fout_discard(&csv);
+	if (lock >= 0)
+		close(lock); /* the table is renamed (or left as it was): the next append may read it */
 	if (made_dir) {
 		b2_tmp_forget(svgdir);
 		if (error)
@@ -144,6 +150,7 @@ int main(int argc, char **argv)
 		{"unvalidated", no_argument, 0, OPT_UNVALIDATED},
 		{"per-search", no_argument, 0, OPT_PER_SEARCH},
 		{"append", required_argument, 0, OPT_APPEND},
+		{"append-again", no_argument, 0, OPT_APPEND_AGAIN},
 		{"baseline", required_argument, 0, OPT_BASELINE},
 		B2_STD_LONGOPTS, {0, 0, 0, 0}};
 	if (error)
@@ -160,6 +167,7 @@ int main(int argc, char **argv)
 		case OPT_UNVALIDATED: o.unvalidated = 1; break;
 		case OPT_PER_SEARCH: o.per_search = 1; break;
 		case OPT_APPEND: o.append = optarg; break;
+		case OPT_APPEND_AGAIN: o.append_again = 1; break;
 		case OPT_BASELINE: o.baseline = optarg; break;
 		default:
 			B2_TRY(b2_std_option(&std, c, optarg, help));
