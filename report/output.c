@@ -250,8 +250,6 @@ static void print_run_header(FILE *f, const run *r, int nruns, const report_opts
 	else
 		fprintf(f, "# times: graph_generation %g s, construction_time (partition2d) %g s, loading into "
 		           "bfs-gpu %g s\n", r->gen_time, r->part_time, r->load_time);
-	if (r->roots_from)
-		fprintf(f, "# roots: %s\n", r->roots_from);
 	if (r->nsmall > 0)
 		fprintf(f, "# WARNING: %lld of %lld searches reached a component with under 1 %% of the "
 		           "largest nedge; they pull harmonic_mean_TEPS down (bfs-gpu --roots "
@@ -312,11 +310,25 @@ static void print_per_search(FILE *f, const run *r)
 
 static double gteps(const run *r) { return r->hmean_teps * 1e-9; }
 
+/* --baseline, for every run, one run or many. */
+static void print_baseline(FILE *f, const run *r, const char *path)
+{
+	if (!r->baseline_run) {
+		fprintf(f, "# baseline %s: no run of the same graph and grid%s\n", path,
+		        r->nused ? "" : " (and this run has no validated search)");
+		return;
+	}
+	fprintf(f, "# baseline %s, run %d (commit %s): %.4g GTEPS (standard error %.3g); this run "
+	           "%.4g GTEPS (%.3g): speed-up %.3g, %s\n", path, r->baseline_run, r->baseline_commit,
+	        r->baseline_hmean * 1e-9, r->baseline_hstd * 1e-9, gteps(r), r->hstd_teps * 1e-9,
+	        r->baseline_speedup, r->baseline_verdict);
+}
+
 static void print_tables(FILE *f, run *runs, int nruns)
 {
 	int any_cpu = 0;
-	fprintf(f, "\n== comparison (harmonic-mean TEPS over the validated searches)\n");
-	int base = 0, marks = 0;
+	fprintf(f, "== comparison (harmonic-mean TEPS over the validated searches)\n");
+	int base = 0, marks = 0, noisy = 0, few = 0;
 	for (int i = 0; i < nruns; i++)
 		base |= isfinite(runs[i].baseline_speedup);
 	fprintf(f, "%4s  %-24s %6s %7s %5s %-8s %10s %10s %9s%s\n", "run", "graph", "scale", "grid",
@@ -332,15 +344,19 @@ static void print_tables(FILE *f, run *runs, int nruns)
 			        (long long)r->ndev, r->backend, "-", "-", "-", base ? " " : "");
 			continue;
 		}
-		char bs[32] = "";
+		char bs[64] = "";
 		if (base && isfinite(r->baseline_speedup))
-			snprintf(bs, sizeof bs, " %9.3g", r->baseline_speedup);
+			snprintf(bs, sizeof bs, " %9.3g %s", r->baseline_speedup,
+			         strncmp(r->baseline_verdict, "undecided", 9) ? r->baseline_verdict : "undecided");
 		else if (base)
 			snprintf(bs, sizeof bs, " %9s", "-");
 		marks |= run_oversubscribed(r);
-		fprintf(f, "%4d  %-24s %6s %7s %5lld %-8s %10.4g %10.4g %9.3g%s%s%s\n", r->index, r->graph, sc,
+		noisy |= r->noisy;
+		few |= r->few_searches;
+		fprintf(f, "%4d  %-24s %6s %7s %5lld %-8s %10.4g %10.4g %9.3g%s%s%s%s\n", r->index, r->graph, sc,
 		        grid, (long long)r->ndev, r->backend, gteps(r), gteps(r) / (double)r->ndev,
-		        r->speedup, bs, r->nunvalidated > 0 && r->npassed < r->nused ? "  UNVALIDATED" : "",
+		        r->speedup, bs, r->noisy ? "  NOISY" : "",
+		        r->nunvalidated > 0 && r->npassed < r->nused ? "  UNVALIDATED" : "",
 		        run_oversubscribed(r) ? "  OVERSUBSCRIBED" : "");
 	}
 	fprintf(f, "(speed-up: over the first run of the same graph%s)\n",
@@ -349,6 +365,16 @@ static void print_tables(FILE *f, run *runs, int nruns)
 		fprintf(f, "(cpu backend: the GPUs column counts CPU ranks)\n");
 	if (marks)
 		fprintf(f, "(OVERSUBSCRIBED: more ranks on a node than cores or GPUs; its times say little)\n");
+	if (noisy)
+		fprintf(f, "(NOISY: the searches' rates spread widely, coefficient of variation over %.2f)\n",
+		        REPORT_NOISY_CV);
+	if (few) {
+		fprintf(f, "(fewer than %d searches, not Graph500 results: run", REPORT_GRAPH500_NBFS);
+		for (int i = 0, n = 0; i < nruns; i++)
+			if (runs[i].few_searches)
+				fprintf(f, "%s %d", n++ ? "," : "", runs[i].index);
+		fprintf(f, ")\n");
+	}
 	for (int weak = 0; weak <= 1; weak++) {
 		group *g = NULL;
 		int ng = 0;
@@ -387,9 +413,13 @@ static void print_tables(FILE *f, run *runs, int nruns)
 
 int print_text(FILE *f, run *runs, int nruns, const report_opts *o)
 {
+	/* several runs: the tables first, where a reader of the file (and the
+	 * pipeline, which prints only them) finds them; the runs' details follow */
+	if (nruns > 1)
+		print_tables(f, runs, nruns);
 	for (int i = 0; i < nruns; i++) {
 		run *r = &runs[i];
-		if (i)
+		if (i || nruns > 1)
 			fprintf(f, "\n");
 		print_run_header(f, r, nruns, o);
 		if (o->per_search)
@@ -398,9 +428,9 @@ int print_text(FILE *f, run *runs, int nruns, const report_opts *o)
 			fprintf(f, "No results printed for invalid run.\n");
 		else
 			print_block(f, r);
+		if (o->baseline)
+			print_baseline(f, r, o->baseline);
 	}
-	if (nruns > 1)
-		print_tables(f, runs, nruns);
 	return 0; /* write errors: the caller finds them (ferror) and names the file */
 }
 

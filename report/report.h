@@ -132,6 +132,8 @@ const char *csv_header(void);
 int append_csv(b2_fout *out, int *lockfd, const char *path, run *runs, int nruns, int again);
 /* --baseline FILE (a JSON report): baseline_speedup of every run. */
 int apply_baseline(const char *path, run *runs, int nruns);
+/* faster / slower / within noise (baseline.c; docs/DESIGN.md "Reports"). */
+const char *baseline_verdict(double hmean, double hstd, double base, double base_std);
 /* "a b c" of the provenance of r's BFS file, for text. */
 int run_oversubscribed(const run *r);
 
