@@ -72,8 +72,14 @@ static int progress_wanted(void)
 	return verbosity >= 1 || isatty(STDERR_FILENO) || watched();
 }
 
-/* A live line ("\r") for a terminal or a watched pipe; a log gets lines. */
-static int live(void) { return isatty(STDERR_FILENO) || watched(); }
+/* A live line ("\r") for a terminal, or where the launcher says the job has
+ * one (Slurm's srun --pty); anything else is a log (a pipe, a file, a batch
+ * job's output), which gets whole lines at a modest rate, however progress
+ * was asked for. */
+static int live(void) { return isatty(STDERR_FILENO) || getenv("SLURM_PTY_PORT") != NULL; }
+/* seconds between lines: a live line, and a log's */
+#define LIVE_EVERY 0.25
+#define LOG_EVERY 10.0
 
 static void fmt_secs(char *buf, size_t n, double s)
 {
@@ -101,9 +107,8 @@ void b2_progress_step(b2_progress *p, double done)
 	if (!p->active)
 		return;
 	double now = b2_now();
-	/* a terminal gets a live line; a log file a line every 10 s */
 	int tty = live();
-	if (now - p->last < (tty ? 0.25 : 10.0))
+	if (now - p->last < (tty ? LIVE_EVERY : LOG_EVERY))
 		return;
 	p->last = now;
 	double el = now - p->t0, rate = el > 0 ? done / el : 0;
@@ -121,8 +126,9 @@ void b2_progress_end(b2_progress *p)
 	double el = b2_now() - p->t0;
 	char t[32];
 	fmt_secs(t, sizeof t, el);
-	fprintf(stderr, "%s: %s done in %s (%.3g %s/s)          \n", b2_prog, p->what, t,
-	        el > 0 ? p->total / el : 0.0, p->unit);
+	/* on a live line, spaces wipe what is left of the last update */
+	fprintf(stderr, "%s: %s done in %s (%.3g %s/s)%s\n", b2_prog, p->what, t,
+	        el > 0 ? p->total / el : 0.0, p->unit, live() ? "          " : "");
 	fflush(stderr);
 	p->active = 0;
 }

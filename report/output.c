@@ -284,15 +284,14 @@ static void print_options(FILE *f, const run *r)
 	fprintf(f, "# options: direction %s", r->direction ? r->direction : "?");
 	if (isfinite(r->alpha) || isfinite(r->beta))
 		fprintf(f, " (alpha %g, beta %g)", r->alpha, r->beta);
-	fprintf(f, ", bitmap %s, seed %llu, roots %s", r->bitmap ? r->bitmap : "?",
-	        (unsigned long long)r->seed, r->roots_from ? r->roots_from : "any");
+	fprintf(f, ", bitmap %s, seed %llu", r->bitmap ? r->bitmap : "?", (unsigned long long)r->seed);
 	if (r->warmup >= 0)
 		fprintf(f, ", warm-up %lld", (long long)r->warmup);
 	if (r->nroots >= 0)
 		fprintf(f, ", -n %lld", (long long)r->nroots);
 	if (r->ept >= 0)
 		fprintf(f, ", edges per thread %lld", (long long)r->ept);
-	fprintf(f, "\n");
+	fprintf(f, "\n# roots: %s\n", r->roots_from ? r->roots_from : "any (not recorded)");
 }
 
 static void print_per_search(FILE *f, const run *r)

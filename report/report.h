@@ -93,6 +93,9 @@ typedef struct run {
  * deviation over mean) of its searches' seconds per edge exceeds this
  * (docs/DESIGN.md, "Reports"). */
 #define REPORT_NOISY_CV 0.25
+/* teps.svg's TEPS axis is logarithmic when the fastest search is more than
+ * this many times the slowest (searches of tiny components left out). */
+#define REPORT_TEPS_LOG_SPREAD 20.0
 /* Graph500 runs 64 searches; fewer make no Graph500 result. */
 #define REPORT_GRAPH500_NBFS 64
 
