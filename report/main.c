@@ -34,8 +34,9 @@ static const char help[] =
 	"                       on the lock file .FILE.lock beside it. A run whose run\n"
 	"                       id FILE already has is refused (exit 2)\n"
 	"      --append-again   add such runs again all the same\n"
-	"      --baseline OLD   add a column: speed-up over the run of the same graph and\n"
-	"                       grid in OLD, an earlier report of --format json\n"
+	"      --baseline OLD   compare with the run of the same graph and grid in OLD, an\n"
+	"                       earlier report of --format json: speed-up, OLD's commit\n"
+	"                       and a verdict under each run, and a table column\n"
 	"      --unvalidated    accept BFS files without a validation file (their TEPS\n"
 	"                       are marked UNVALIDATED; default: refuse them)\n"
 	"      --per-search     text: also list every search (root, time, nedge, TEPS)\n"
@@ -49,11 +50,17 @@ static const char help[] =
 	"  bfs-report results/g.bfs.h5 results/g.valid.h5 --svg results/g.svg \\\n"
 	"             --append results/campaign.csv\n"
 	"\n"
+	"Runs are flagged NOISY when the coefficient of variation of their searches'\n"
+	"seconds per edge exceeds 0.25, and as no Graph500 result below 64 searches;\n"
+	"--baseline's verdict is faster/slower when the harmonic means differ by more\n"
+	"than twice their combined standard error (harmonic_stddev_TEPS), else within noise.\n"
+	"\n"
 	"Exit codes: 0 ok; 1 a search failed validation (its run is reported without it);\n"
-	"2 usage (also: a BFS file without validation and no --unvalidated); 3 bad input\n"
-	"(not a BFS or validation file, a validation file of another BFS file or graph,\n"
-	"an empty run, a --baseline that is not a JSON report, an --append file with\n"
-	"other columns); 4 cannot read or write.\n";
+	"2 usage (also: a BFS file without validation and no --unvalidated, a run the\n"
+	"--append table already has); 3 bad input (not a BFS or validation file, a\n"
+	"validation file of another run (run ids differ) or graph, an empty run,\n"
+	"num_ranks, grid and devices that disagree, a --baseline that is not a JSON\n"
+	"report, an --append file with other columns); 4 cannot read or write.\n";
 
 #define USAGE(...) do { error = b2_usage_err(__VA_ARGS__); goto done; } while (0)
 
