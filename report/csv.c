@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "report.h"
 
@@ -168,23 +169,36 @@ int print_csv_rows(FILE *f, run *runs, int nruns)
 
 /* The table's lock: DIR/.NAME.lock beside it, held (flock) from reading the
  * old rows until the new table replaced it, so that concurrent appends
- * queue rather than each replacing the table with its own copy. The lock
- * file stays (removing it would let two processes lock two files). */
-static int lock_table(int *fd, const char *path)
+ * queue rather than each replacing the table with its own copy. Its holder
+ * removes it (unlock_table), so nothing stays beside the table; a process
+ * that got the lock of a file removed meanwhile sees another inode at the
+ * name (or none) and locks again. */
+static int lock_table(int *fd, char **lockpath, const char *path)
 {
 	int error = 0;
 	char *d1 = strdup(path), *d2 = strdup(path), *lp = NULL;
+	struct stat a, b;
 	*fd = -1;
+	*lockpath = NULL;
 	if (!d1 || !d2)
 		B2_FAIL(B2_EIO, "out of host memory");
 	size_t n = strlen(path) + 16;
 	B2_TRY(b2_alloc(&lp, n, "file name"));
 	snprintf(lp, n, "%s/.%s.lock", dirname(d1), basename(d2));
-	if ((*fd = open(lp, O_RDWR | O_CREAT | O_CLOEXEC, 0666)) < 0)
-		B2_FAIL(B2_EIO, "cannot lock %s: cannot open its lock file %s: %s", path, lp, strerror(errno));
-	while (flock(*fd, LOCK_EX) != 0)
-		if (errno != EINTR)
-			B2_FAIL(B2_EIO, "cannot lock %s (%s): %s", path, lp, strerror(errno));
+	for (;;) {
+		if ((*fd = open(lp, O_RDWR | O_CREAT | O_CLOEXEC, 0666)) < 0)
+			B2_FAIL(B2_EIO, "cannot lock %s: cannot create its lock file %s: %s", path, lp, strerror(errno));
+		while (flock(*fd, LOCK_EX) != 0)
+			if (errno != EINTR)
+				B2_FAIL(B2_EIO, "cannot lock %s (%s): %s", path, lp, strerror(errno));
+		if (fstat(*fd, &a) == 0 && stat(lp, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+			break;
+		close(*fd); /* its holder removed it: lock the one there now */
+	}
+	/* a signal removes it too, as it removes temporaries: the lock is ours */
+	B2_TRY(b2_tmp_register(lp, path, 0));
+	*lockpath = lp;
+	lp = NULL;
 done:
 	if (error && *fd >= 0) {
 		close(*fd);
@@ -194,6 +208,18 @@ done:
 	free(d2);
 	free(lp);
 	return error;
+}
+
+void unlock_table(int *fd, char **lockpath)
+{
+	if (*fd >= 0) {
+		unlink(*lockpath); /* while holding it: see lock_table */
+		b2_tmp_forget(*lockpath);
+		close(*fd);
+	}
+	*fd = -1;
+	free(*lockpath);
+	*lockpath = NULL;
 }
 
 /* Column number of name in the header (no quoted fields in it). */
@@ -255,14 +281,15 @@ static int copy_rows(FILE *in, FILE *out, const char *path, run *runs, int nruns
 	return 0;
 }
 
-int append_csv(b2_fout *out, int *lockfd, const char *path, run *runs, int nruns, int again)
+int append_csv(b2_fout *out, int *lockfd, char **lockpath, const char *path, run *runs, int nruns,
+               int again)
 {
 	int error = 0;
 	FILE *in = NULL;
 	char *line = NULL;
 	int64_t *seen = NULL;
 	size_t got = 0;
-	B2_TRY(lock_table(lockfd, path));
+	B2_TRY(lock_table(lockfd, lockpath, path));
 	/* the old rows and the new ones are staged under a temporary that
 	 * replaces the file when every output is complete: a failed or
 	 * interrupted run leaves the table as it was */

@@ -31,8 +31,9 @@ static const char help[] =
 	"      --append FILE    also add one CSV row per run to FILE (created with its\n"
 	"                       header if missing; the columns are fixed, so the file\n"
 	"                       collects a campaign's results). Concurrent appends queue\n"
-	"                       on the lock file .FILE.lock beside it. A run whose run\n"
-	"                       id FILE already has is refused (exit 2)\n"
+	"                       on a lock file .FILE.lock beside it, there while one\n"
+	"                       appends. A run whose run id FILE already has is\n"
+	"                       refused (exit 2)\n"
 	"      --append-again   add such runs again all the same\n"
 	"      --baseline OLD   compare with the run of the same graph and grid in OLD, an\n"
 	"                       earlier report of --format json: speed-up, OLD's commit\n"
@@ -86,6 +87,7 @@ static int write_outputs(run *runs, int nruns, const report_opts *o, const char 
                          const char *output, const char *svgdir)
 {
 	int error = 0, made_dir = 0, lock = -1;
+	char *lockpath = NULL;
 	b2_fout rep = {0}, csv = {0}, svg[REPORT_NSVG];
 	struct stat st;
 	memset(svg, 0, sizeof svg);
@@ -101,7 +103,7 @@ static int write_outputs(run *runs, int nruns, const report_opts *o, const char 
 		B2_TRY(write_svgs(svg, svgdir, runs, nruns, o));
 	}
 	if (o->append)
-		B2_TRY(append_csv(&csv, &lock, o->append, runs, nruns, o->append_again));
+		B2_TRY(append_csv(&csv, &lock, &lockpath, o->append, runs, nruns, o->append_again));
 	if (output) {
 		B2_TRY(b2_fout_open(&rep, output));
 		error = print_report(rep.f, runs, nruns, o, format);
@@ -133,8 +135,8 @@ done:
 	}
 	b2_fout_discard(&rep);
 	b2_fout_discard(&csv);
-	if (lock >= 0)
-		close(lock); /* the table is renamed (or left as it was): the next append may read it */
+	/* the table is renamed (or left as it was): the next append may read it */
+	unlock_table(&lock, &lockpath);
 	if (made_dir) {
 		b2_tmp_forget(svgdir);
 		if (error)

@@ -127,12 +127,15 @@ int print_csv(FILE *f, run *runs, int nruns);
 int print_csv_rows(FILE *f, run *runs, int nruns);
 /* The CSV header line, with its newline. */
 const char *csv_header(void);
-/* --append FILE (csv.c): takes FILE's lock (*lockfd, for the caller to close
- * once the table is committed), stages in out (b2_fout, for the caller to
- * commit) FILE's rows and one more per run, the header first when FILE is
- * new; a FILE with another header is refused (B2_EDATA), and so is a run
- * whose id FILE already has (B2_EUSAGE) unless again. */
-int append_csv(b2_fout *out, int *lockfd, const char *path, run *runs, int nruns, int again);
+/* --append FILE (csv.c): takes FILE's lock (*lockfd, *lockpath, for the
+ * caller to release with unlock_table once the table is committed or given
+ * up), stages in out (b2_fout, for the caller to commit) FILE's rows and one
+ * more per run, the header first when FILE is new; a FILE with another
+ * header is refused (B2_EDATA), and so is a run whose id FILE already has
+ * (B2_EUSAGE) unless again. */
+int append_csv(b2_fout *out, int *lockfd, char **lockpath, const char *path, run *runs, int nruns,
+               int again);
+void unlock_table(int *lockfd, char **lockpath);
 /* --baseline FILE (a JSON report): baseline_speedup of every run. */
 int apply_baseline(const char *path, run *runs, int nruns);
 /* faster / slower / within noise (baseline.c; docs/DESIGN.md "Reports"). */

@@ -134,7 +134,7 @@ R.check("append_eight_at_once_exit_0", codes == [0] * 8, str(codes) + " ".join(e
 rows = list(csv.DictReader(open(t8)))
 R.check("append_eight_at_once_eight_rows", sorted(r["bfs_file"] for r in rows) == sorted(bb for bb, _ in runs8), str(len(rows)))
 R.check("append_eight_one_header", open(t8).read().count("run,bfs_file,") == 1)
-R.check("append_lock_file_beside_table", os.path.exists(P(".eight.csv.lock")))
+R.check("append_lock_file_removed", not os.path.exists(P(".eight.csv.lock")))
 # the same run again: refused, table unchanged
 before = digest(t8)
 p = report(runs8[3][0], runs8[3][1], "--append", t8, "-o", P("again.txt"))
