@@ -75,6 +75,14 @@ int b2_mpi_ok(int mpierr, const char *what);
 /* malloc with a clear B2_EIO message naming what the memory was for. */
 int b2_alloc(void *out_ptr, size_t bytes, const char *what);
 int b2_calloc(void *out_ptr, size_t n, size_t size, const char *what);
+/* n elements of `size` bytes (n from input data: the product is checked;
+ * when it passes what memory can hold, B2_EIO naming the true need). */
+int b2_alloc_n(void *out_ptr, uint64_t n, uint64_t size, const char *what);
+/* *r = a * b; 0 when that overflows 64 bits (sizes derived from input). */
+static inline int b2_mul_ok(uint64_t *r, uint64_t a, uint64_t b)
+{
+	return !__builtin_mul_overflow(a, b, r);
+}
 
 /* ---- files (files.c) ------------------------------------------------------
  * Temporaries are named DIR/.BASE.tmp-HOST-PID beside their target. Every
@@ -89,10 +97,39 @@ void b2_tmp_remove_all(void);
 /* The temporary name for path, made by this process; also removes
  * temporaries of the same target left by dead processes of this host. */
 int b2_tmp_name(char *tmp, size_t n, const char *path);
-/* Refuses (B2_EUSAGE, naming both) when `output` is one of the existing
- * inputs: the same device and inode, or the same resolved path; with
- * is_dir, also when the directory `output` contains an input. `what` names
- * the option ("-o", "--svg"). Call right after option parsing. */
+/* DIR/.BASE.TAG, a name beside path for this program's own use (BASE cut
+ * and hashed when long, so that the name stays within 255 bytes with up to
+ * 40 more appended). */
+int b2_side_name(char *out, size_t n, const char *path, const char *tag);
+
+/* Inputs and outputs are regular files (docs/DESIGN.md "Outputs"). An
+ * input that exists and is not one (a FIFO, a device, a directory) is
+ * refused with B2_EIO and one message, "cannot read X: it is a FIFO, not a
+ * regular file", never opened; a missing one is left to its reader.
+ * b2_input_mode_ok gives that message for a stat's mode (calling rank);
+ * b2_check_input stats path on every rank, rank 0 prints. */
+int b2_input_mode_ok(const char *path, unsigned mode);
+int b2_check_input(const char *path);
+/* An output: `what` names its option ("-o", "--svg", "--append"); is_dir
+ * for a directory that the program fills (bfs-report --svg). */
+typedef struct b2_output {
+	const char *what, *path;
+	int is_dir;
+} b2_output;
+/* Whether one output can be written (calling rank prints): B2_EUSAGE for a
+ * name ending in '/' or an existing non-regular file (a device, a FIFO, a
+ * socket, or a symlink to one: never replaced), B2_EIO for an existing
+ * directory (or file, when is_dir), a directory that is missing or not
+ * writable, a name over NAME_MAX. */
+int b2_output_ok(const char *what, const char *path, int is_dir);
+/* Every check on a program's files, right after option parsing, before any
+ * work (every rank calls it; rank 0 prints): the inputs are regular files
+ * (b2_check_input), each output can be written (b2_output_ok), no output is
+ * an input (the same device and inode, or the same resolved path; a
+ * directory output must not contain one), and no two outputs share a path
+ * or lie one in the other's directory (B2_EUSAGE, naming both). */
+int b2_check_files(const b2_output *outputs, int noutputs, const char *const *inputs, int ninputs);
+/* b2_check_files for one output (none when output is NULL). */
 int b2_check_output(const char *what, const char *output, const char *const *inputs, int ninputs,
                     int is_dir);
 /* A text output written under a registered temporary: open, write to f,

@@ -198,10 +198,7 @@ static int sniff(info *in, int *fd, snap_src *src, snap_lr *lr, const opts *o)
 		B2_FAIL(B2_EIO, "cannot open %s: %s", path, strerror(errno));
 	if (fstat(*fd, &st) != 0)
 		B2_FAIL(B2_EIO, "cannot read %s: %s", path, strerror(errno));
-	if (S_ISDIR(st.st_mode))
-		B2_FAIL(B2_EIO, "cannot read %s: it is a directory", path);
-	if (!S_ISREG(st.st_mode))
-		B2_FAIL(B2_EIO, "cannot read %s: not a regular file", path);
+	B2_TRY(b2_input_mode_ok(path, st.st_mode));
 	in->size = (uint64_t)st.st_size;
 	if (in->size == 0)
 		B2_FAIL(B2_EDATA, "%s: line 1: empty file: expected a SNAP edge list or a Matrix Market file", path);

@@ -451,16 +451,12 @@ int main(int argc, char **argv)
 	B2_TRY(b2_h5_create(&out, pt.out_path, MPI_COMM_WORLD, "bfs2d-partition", 1));
 	have_out = 1;
 	{
-		char *d1 = strdup(pt.out_path), *d2 = strdup(pt.out_path);
 		long pid = (long)getpid();
+		char tag[64];
 		error = b2_mpi_ok(MPI_Bcast(&pid, 1, MPI_LONG, 0, MPI_COMM_WORLD), "MPI_Bcast");
-		if (d1 && d2)
-			snprintf(pt.spill_prefix, sizeof pt.spill_prefix, "%s/.%s.spill-%ld-r%d", dirname(d1),
-			         basename(d2), pid, pt.me);
-		free(d1);
-		free(d2);
-		if (!error && !pt.spill_prefix[0])
-			error = b2_err(B2_EIO, "out of host memory");
+		snprintf(tag, sizeof tag, "spill-%ld-r%d", pid, pt.me);
+		if (!error)
+			error = b2_side_name(pt.spill_prefix, sizeof pt.spill_prefix, pt.out_path, tag);
 	}
 	B2_TRY(b2_agree(error, MPI_COMM_WORLD));
 	B2_TRY(b2_agree(part_store_alloc(&pt), MPI_COMM_WORLD));

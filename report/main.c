@@ -169,17 +169,27 @@ int main(int argc, char **argv)
 		USAGE("no BFS file given");
 	if (b2_rank != 0) /* one process does the work; others only agree on the exit */
 		goto done;
-	/* inputs are never outputs: the BFS and validation files, the baseline */
+	/* the BFS and validation files and the baseline are regular files and
+	 * never outputs; the outputs are apart (the --append table is read, and
+	 * checked as an output) */
 	{
-		const char *const *in = (const char *const *)argv + optind;
+		const char **in = NULL;
+		int nin = 0, nout = 0;
+		b2_output out[3];
+		B2_TRY(b2_calloc(&in, (size_t)(argc - optind) + 1, sizeof *in, "file names"));
+		for (int i = optind; i < argc; i++)
+			in[nin++] = argv[i];
+		if (o.baseline)
+			in[nin++] = o.baseline;
 		if (std.output)
-			B2_TRY(b2_check_output("-o", std.output, in, argc - optind, 0));
+			out[nout++] = (b2_output){"-o", std.output, 0};
 		if (svgdir)
-			B2_TRY(b2_check_output("--svg", svgdir, in, argc - optind, 1));
-		if (o.baseline && std.output)
-			B2_TRY(b2_check_output("-o", std.output, (const char *const *)&o.baseline, 1, 0));
-		if (o.baseline && o.append)
-			B2_TRY(b2_check_output("--append", o.append, (const char *const *)&o.baseline, 1, 0));
+			out[nout++] = (b2_output){"--svg", svgdir, 1};
+		if (o.append)
+			out[nout++] = (b2_output){"--append", o.append, 0};
+		error = b2_check_files(out, nout, in, nin);
+		free(in);
+		B2_TRY(error);
 	}
 	B2_TRY(b2_calloc(&runs, (size_t)(argc - optind), sizeof *runs, "runs"));
 	for (int i = optind; i < argc; i++) {
