@@ -55,6 +55,9 @@ extern const char *b2_prog;
  * detects alike (bad arguments, bad attributes). */
 int b2_err(int code, const char *fmt, ...) B2_PRINTF(2, 3);
 int b2_err0(int code, const char *fmt, ...) B2_PRINTF(2, 3);
+/* Messages (b2_err, b2_warn, b2_info) are one line: control characters in
+ * msg (from file names, input strings) replaced by \n, \t, \xHH, in place. */
+void b2_msg_clean(char *msg);
 /* Collective over comm: every rank gets the largest code of any rank.
  * A rank that brings an error (code != 0) waits for the others at most
  * B2_ERROR_WAIT seconds (environment, default 10): when they do not come
@@ -148,6 +151,26 @@ int b2_fout_commit(b2_fout *o);
 void b2_fout_discard(b2_fout *o);
 /* fsync of path's directory, so that a rename into it is durable. */
 void b2_fsync_dir(const char *path);
+
+/* ---- strings from inputs into outputs (escape.c) ------------------------
+ * Every string that comes from an input (file names, attributes, host
+ * names, the commit) goes into an output through the function of that
+ * output's kind (docs/FORMATS.md "Strings from inputs"). Text: control
+ * characters, a backslash and bytes that are not UTF-8 escaped (\n, \t,
+ * \xHH), so a string is one line. CSV: the text form, quoted ("") when it
+ * holds a comma, a quote or an outer space. XML/HTML/SVG (text and
+ * attribute values): the text form with & < > " ' as entities. JSON: a
+ * quoted JSON string, every character exact, bytes not UTF-8 as U+FFFD. */
+void b2_fput_text(FILE *f, const char *s);
+void b2_fput_csv(FILE *f, const char *s);
+void b2_fput_xml(FILE *f, const char *s);
+/* XML character data of a text output (whose input strings went through
+ * b2_text): as b2_fput_xml, its newlines kept (an HTML <pre>). */
+void b2_fput_xml_lines(FILE *f, const char *s);
+void b2_fput_json(FILE *f, const char *s);
+/* The text form as a string for printf's %s (one of 16 buffers in turn:
+ * valid until 16 more calls; NULL is ""). */
+const char *b2_text(const char *s);
 
 /* ---- sorting (sort.c) ---------------------------------------------------- */
 /* LSD radix sort of a[0..n) on its low `bits` (at most 64) bits, ping-ponging

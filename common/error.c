@@ -7,10 +7,28 @@
 #include <time.h>
 #include "b2.h"
 
+/* Control characters in a message (from a file name or a string of an
+ * input) shown escaped, so that a message is one line. */
+void b2_msg_clean(char *msg)
+{
+	char out[2048];
+	size_t k = 0;
+	for (const unsigned char *p = (const unsigned char *)msg; *p && k + 5 < sizeof out; p++) {
+		if (*p >= 0x20 && *p != 0x7f)
+			out[k++] = (char)*p;
+		else
+			k += (size_t)snprintf(out + k, sizeof out - k, *p == '\n' ? "\\n" : *p == '\t' ? "\\t"
+			                      : *p == '\r' ? "\\r" : "\\x%02x", *p);
+	}
+	out[k] = 0;
+	memcpy(msg, out, k + 1);
+}
+
 static void vreport(const char *fmt, va_list ap)
 {
 	char msg[2048];
 	vsnprintf(msg, sizeof msg, fmt, ap);
+	b2_msg_clean(msg);
 	if (b2_nranks > 1)
 		fprintf(stderr, "%s [rank %d]: %s\n", b2_prog, b2_rank, msg);
 	else
@@ -38,6 +56,7 @@ int b2_err0(int code, const char *fmt, ...)
 	char msg[2048];
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
+	b2_msg_clean(msg);
 	fprintf(stderr, "%s: %s\n", b2_prog, msg);
 	fflush(stderr);
 	return code;

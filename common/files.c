@@ -350,11 +350,11 @@ int b2_check_files(const b2_output *outputs, int noutputs, const char *const *in
 	for (int k = 0; k < ninputs && !error; k++)
 		error = b2_check_input(inputs[k]);
 	for (int k = 0; k < noutputs && !error; k++)
+		error = output_vs_inputs(&outputs[k], inputs, ninputs);
+	for (int k = 0; k < noutputs && !error; k++)
 		if ((error = output_problem(msg, sizeof msg, outputs[k].what, outputs[k].path,
 		                            outputs[k].is_dir)) != 0)
 			b2_err0(error, "%s", msg);
-	for (int k = 0; k < noutputs && !error; k++)
-		error = output_vs_inputs(&outputs[k], inputs, ninputs);
 	for (int k = 0; k < noutputs && !error; k++)
 		for (int j = k + 1; j < noutputs && !error; j++)
 			error = outputs_apart(&outputs[k], &outputs[j]);

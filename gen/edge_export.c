@@ -135,7 +135,7 @@ static int export_edges(const opts *o)
 		        o->symmetric ? "symmetric" : "general");
 		fprintf(out.f, "%% bfs2d edge file %s: %lld vertices, %lld tuples, directed %lld, "
 		        "fingerprint %016llx\n%% entry (i, j) is the tuple (i-1, j-1)%s\n%s",
-		        o->input, (long long)N, (long long)M, (long long)directed,
+		        b2_text(o->input), (long long)N, (long long)M, (long long)directed,
 		        (unsigned long long)fp_attr, o->symmetric ? " or (j-1, i-1)" : "", prov);
 		fprintf(out.f, "%lld %lld %lld\n", (long long)N, (long long)N, (long long)M);
 	}

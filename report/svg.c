@@ -112,19 +112,8 @@ static int svg_close(svgf *s, int error, int is_svg)
 	return error;
 }
 
-/* XML-escaped text */
-static void xml(FILE *f, const char *t)
-{
-	for (; t && *t; t++) {
-		switch (*t) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(*t, f);
-		}
-	}
-}
+/* XML-escaped text, for strings from inputs */
+static void xml(FILE *f, const char *t) { b2_fput_xml(f, t); }
 
 /* ---- axes -------------------------------------------------------------------- */
 
@@ -407,8 +396,10 @@ static int plot_phases(b2_fout *out, const char *dir, run *runs, int nruns)
 		        H - 72, r->index, (long long)r->rows, (long long)r->cols);
 		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"10\">", x + bwid / 2.0, H - 58);
 		xml(f, r->graph);
-		fprintf(f, "</text>\n<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"10\">%s%s</text>\n</g>\n",
-		        x + bwid / 2.0, H - 44, r->backend, run_oversubscribed(r) ? " OVERSUB." : "");
+		fprintf(f, "</text>\n<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"10\">",
+		        x + bwid / 2.0, H - 44);
+		xml(f, r->backend);
+		fprintf(f, "%s</text>\n</g>\n", run_oversubscribed(r) ? " OVERSUB." : "");
 	}
 	for (int k = NSEG - 1, row = 0; k >= 0; k--, row++) {
 		double y = 64 + row * 22;
@@ -661,7 +652,7 @@ static int write_index(b2_fout *out, const char *dir, run *runs, int nruns, cons
 	      "<p><img src=\"teps.svg\"></p>\n<p><img src=\"phases.svg\"></p>\n"
 	      "<p><img src=\"scaling.svg\"></p>\n<p><img src=\"frontier.svg\"></p>\n"
 	      "<h2>Report: Graph500 statistics, provenance, comparison and scaling tables</h2>\n<pre>", f);
-	xml(f, text);
+	b2_fput_xml_lines(f, text);
 	fputs("</pre>\n</body></html>\n", f);
 done:
 	if (mem)
