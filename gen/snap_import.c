@@ -226,6 +226,13 @@ static int sniff(info *in, int *fd, snap_src *src, snap_lr *lr, const opts *o)
 			B2_FAIL(B2_EDATA, "%s: line %llu: %s", path, (unsigned long long)e.line, e.msg);
 		if (error)
 			goto done;
+		/* vertex i keeps id i + 1 in /vertex_ids (8 bytes each): a size that
+		 * no file or memory can hold is bad data, refused before reading */
+		uint64_t idbytes;
+		if (!b2_mul_ok(&idbytes, in->mm.rows, sizeof(int64_t)) || idbytes > (uint64_t)INT64_MAX)
+			B2_FAIL(B2_EDATA, "%s: line %llu: the size line declares %llu vertices: their ids "
+			        "(/vertex_ids, 8 bytes each) would pass 2^63 bytes", path,
+			        (unsigned long long)in->mm.size_line, (unsigned long long)in->mm.rows);
 		in->data_start = lr->consumed + lr->beg;
 	}
 done:
@@ -774,13 +781,13 @@ static int run(int argc, char **argv)
 	t_relabel = b2_now() - t0 - t_parse;
 	c_relabel = cpu_now() - c0 - c_parse;
 	if (first.has && first.edges != M)
-		b2_warn0("%s: line %llu: the header says %llu edges, the data has %llu tuples (the data is used)",
+		b2_warn0("%s: line %llu: the header says %lld edges, the data has %llu tuples (the data is used)",
 		         o.input, (unsigned long long)(line_off[first.block] + first.line),
-		         (unsigned long long)first.edges, (unsigned long long)M);
+		         (long long)first.edges, (unsigned long long)M);
 	if (first.has && first.nodes != rl.num_vertices)
-		b2_warn0("%s: line %llu: the header says %llu nodes, the data has %llu distinct vertex ids "
+		b2_warn0("%s: line %llu: the header says %lld nodes, the data has %llu distinct vertex ids "
 		         "(the data is used)", o.input, (unsigned long long)(line_off[first.block] + first.line),
-		         (unsigned long long)first.nodes, (unsigned long long)rl.num_vertices);
+		         (long long)first.nodes, (unsigned long long)rl.num_vertices);
 	uint64_t fp = 0;
 	B2_TRY(write_output(&o, &st, &bl, row_off, M, &rl, directed, &fp));
 	t_write = b2_now() - t0 - t_parse - t_relabel;
