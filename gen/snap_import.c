@@ -226,13 +226,6 @@ static int sniff(info *in, int *fd, snap_src *src, snap_lr *lr, const opts *o)
 			B2_FAIL(B2_EDATA, "%s: line %llu: %s", path, (unsigned long long)e.line, e.msg);
 		if (error)
 			goto done;
-		/* vertex i keeps id i + 1 in /vertex_ids (8 bytes each): a size that
-		 * no file or memory can hold is bad data, refused before reading */
-		uint64_t idbytes;
-		if (!b2_mul_ok(&idbytes, in->mm.rows, sizeof(int64_t)) || idbytes > (uint64_t)INT64_MAX)
-			B2_FAIL(B2_EDATA, "%s: line %llu: the size line declares %llu vertices: their ids "
-			        "(/vertex_ids, 8 bytes each) would pass 2^63 bytes", path,
-			        (unsigned long long)in->mm.size_line, (unsigned long long)in->mm.rows);
 		in->data_start = lr->consumed + lr->beg;
 	}
 done:
