@@ -137,17 +137,21 @@ int b2_check_output(const char *what, const char *output, const char *const *inp
                     int is_dir);
 /* A text output written under a registered temporary: open, write to f,
  * close (flush, fsync: every failure found and named with its reason),
- * commit (close if open, rename; path stays set, committed = 1), or discard
- * (removes the temporary if not committed; frees; also after commit). A
- * zeroed b2_fout is a valid "nothing" for discard. */
+ * commit (close if open, rename; path stays set, committed = 1; the file
+ * it replaced is kept as a hard link beside it, old), undo (after a commit,
+ * when a later output of the same run failed: puts back what was there,
+ * or removes the new file), or discard (removes the temporary if not
+ * committed, and the kept old file; frees; also after commit). A zeroed
+ * b2_fout is a valid "nothing" for discard. */
 typedef struct b2_fout {
 	FILE *f;
-	char *path, *tmp;
+	char *path, *tmp, *old;
 	int registered, committed;
 } b2_fout;
 int b2_fout_open(b2_fout *o, const char *path);
 int b2_fout_close(b2_fout *o);
 int b2_fout_commit(b2_fout *o);
+void b2_fout_undo(b2_fout *o);
 void b2_fout_discard(b2_fout *o);
 /* fsync of path's directory, so that a rename into it is durable. */
 void b2_fsync_dir(const char *path);

@@ -415,6 +415,21 @@ int b2_fout_commit(b2_fout *o)
 {
 	int error = 0;
 	B2_TRY(b2_fout_close(o));
+	/* what it replaces stays as a hard link until the caller's run is
+	 * complete, so that b2_fout_undo can put it back */
+	struct stat st;
+	size_t n = strlen(o->path) + 96;
+	if (lstat(o->path, &st) == 0 && (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode))) {
+		char tag[48];
+		snprintf(tag, sizeof tag, "old-%ld", (long)getpid());
+		B2_TRY(b2_alloc(&o->old, n, "file name"));
+		B2_TRY(b2_side_name(o->old, n, o->path, tag));
+		unlink(o->old);
+		if (link(o->path, o->old) != 0) { /* a file system without hard links: no undo */
+			free(o->old);
+			o->old = NULL;
+		}
+	}
 	if (rename(o->tmp, o->path) != 0)
 		B2_FAIL(B2_EIO, "cannot write %s: renaming %s to it: %s", o->path, o->tmp, strerror(errno));
 	b2_fsync_dir(o->path);
@@ -427,11 +442,28 @@ done:
 	return error;
 }
 
+void b2_fout_undo(b2_fout *o)
+{
+	if (!o->committed)
+		return;
+	if (o->old && rename(o->old, o->path) == 0) {
+		free(o->old);
+		o->old = NULL;
+	} else if (!o->old) {
+		unlink(o->path);
+	}
+	o->committed = 0;
+}
+
 void b2_fout_discard(b2_fout *o)
 {
 	if (o->f)
 		fclose(o->f);
 	o->f = NULL;
+	if (o->old)
+		unlink(o->old);
+	free(o->old);
+	o->old = NULL;
 	if (o->tmp && o->registered) {
 		unlink(o->tmp);
 		b2_tmp_forget(o->tmp);

@@ -69,8 +69,8 @@ static int print_report(FILE *f, run *runs, int nruns, const report_opts *o, con
  * --append table are staged under temporaries and renamed only when all are
  * complete; the report on stdout comes after they are staged. A plot
  * directory this run made is removed again on failure. The --append table
- * is renamed last: a rename that fails before it leaves the table as it was
- * (one that succeeded cannot be undone: it replaced the old rows). */
+ * is renamed last: a rename that fails before it leaves the table as it
+ * was, and the outputs renamed before it are put back (b2_fout_undo). */
 static int write_outputs(run *runs, int nruns, const report_opts *o, const char *format,
                          const char *output, const char *svgdir)
 {
@@ -113,11 +113,11 @@ static int write_outputs(run *runs, int nruns, const report_opts *o, const char 
 		B2_TRY(b2_fout_commit(&csv));
 done:
 	/* a rename that failed midway: the outputs renamed before it go too */
-	if (error && rep.committed)
-		unlink(rep.path);
+	if (error)
+		b2_fout_undo(&rep);
 	for (int k = 0; k < REPORT_NSVG; k++) {
-		if (error && svg[k].committed)
-			unlink(svg[k].path);
+		if (error)
+			b2_fout_undo(&svg[k]);
 		b2_fout_discard(&svg[k]);
 	}
 	b2_fout_discard(&rep);
