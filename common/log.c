@@ -11,10 +11,11 @@ static int verbosity;
 void b2_log_set_verbosity(int v) { verbosity = v; }
 int b2_log_verbosity(void) { return verbosity; }
 
+/* messages are one line each: control characters from input strings shown
+ * escaped (b2_msg_clean) */
 #define VPRINT(prefix) do { \
-	va_list ap; va_start(ap, fmt); \
-	fprintf(stderr, "%s: " prefix, b2_prog); vfprintf(stderr, fmt, ap); \
-	fputc('\n', stderr); fflush(stderr); va_end(ap); } while (0)
+	va_list ap; char msg_[2048]; va_start(ap, fmt); vsnprintf(msg_, sizeof msg_, fmt, ap); va_end(ap); \
+	b2_msg_clean(msg_); fprintf(stderr, "%s: " prefix "%s\n", b2_prog, msg_); fflush(stderr); } while (0)
 
 void b2_info(const char *fmt, ...)
 {
@@ -31,10 +32,9 @@ void b2_debug(const char *fmt, ...)
 void b2_warn(const char *fmt, ...)
 {
 	if (b2_nranks > 1) {
-		va_list ap; va_start(ap, fmt);
-		fprintf(stderr, "%s [rank %d]: warning: ", b2_prog, b2_rank);
-		vfprintf(stderr, fmt, ap); fputc('\n', stderr); fflush(stderr);
-		va_end(ap);
+		va_list ap; char msg_[2048]; va_start(ap, fmt); vsnprintf(msg_, sizeof msg_, fmt, ap); va_end(ap);
+		b2_msg_clean(msg_);
+		fprintf(stderr, "%s [rank %d]: warning: %s\n", b2_prog, b2_rank, msg_); fflush(stderr);
 	} else {
 		VPRINT("warning: ");
 	}

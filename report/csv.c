@@ -11,19 +11,7 @@
 #include <unistd.h>
 #include "report.h"
 
-static void cstr(FILE *f, const char *s)
-{
-	if (s && strpbrk(s, ",\"\n")) {
-		fputc('"', f);
-		for (; *s; s++) {
-			if (*s == '"')
-				fputc('"', f);
-			fputc(*s, f);
-		}
-		fputc('"', f);
-	} else if (s)
-		fputs(s, f);
-}
+static void cstr(FILE *f, const char *s) { b2_fput_csv(f, s ? s : ""); }
 static void cnum(FILE *f, double v)
 {
 	if (isfinite(v))

@@ -56,10 +56,8 @@ static int dset_dims(uint64_t *d0, uint64_t *d1, hid_t f, const char *name, int 
 	int error = 0;
 	hid_t d = -1, s = -1;
 	hsize_t d_[2] = {0, 0};
-	if (H5Lexists(f, name, H5P_DEFAULT) <= 0)
-		B2_FAIL(B2_EDATA, "%s: dataset %s is missing", where, name);
-	d = H5Dopen2(f, name, H5P_DEFAULT);
-	s = d >= 0 ? H5Dget_space(d) : -1;
+	B2_TRY(b2_dset_open_any(&d, f, name, where));
+	s = H5Dget_space(d);
 	if (s < 0)
 		B2_FAIL(B2_EDATA, "%s: cannot open dataset %s", where, name);
 	if (H5Sget_simple_extent_ndims(s) != rank)
@@ -89,8 +87,11 @@ static int read_all(void *out, hid_t f, const char *name, hid_t memtype, int64_t
 	if ((int64_t)n != rows)
 		B2_FAIL(B2_EDATA, "%s: dataset %s has %llu rows, expected %lld", where, name,
 		        (unsigned long long)n, (long long)rows);
-	B2_TRY(b2_alloc(&buf, (size_t)(rows ? rows : 1) * (cols ? cols : 1) * H5Tget_size(memtype),
-	                name));
+	uint64_t cells = 0;
+	if (!b2_mul_ok(&cells, (uint64_t)(rows ? rows : 1), cols ? cols : 1))
+		B2_FAIL(B2_EDATA, "%s: dataset %s of %lld x %llu values: more than this report can hold",
+		        where, name, (long long)rows, (unsigned long long)cols);
+	B2_TRY(b2_alloc_n(&buf, cells, H5Tget_size(memtype), name));
 	if (rows > 0)
 		B2_TRY(b2_dset_read_rows(d, memtype, 0, (uint64_t)rows, buf, 0));
 	*(void **)out = buf;

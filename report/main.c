@@ -81,8 +81,8 @@ static int print_report(FILE *f, run *runs, int nruns, const report_opts *o, con
  * --append table are staged under temporaries and renamed only when all are
  * complete; the report on stdout comes after they are staged. A plot
  * directory this run made is removed again on failure. The --append table
- * is renamed last: a rename that fails before it leaves the table as it was
- * (one that succeeded cannot be undone: it replaced the old rows). */
+ * is renamed last: a rename that fails before it leaves the table as it
+ * was, and the outputs renamed before it are put back (b2_fout_undo). */
 static int write_outputs(run *runs, int nruns, const report_opts *o, const char *format,
                          const char *output, const char *svgdir)
 {
@@ -126,11 +126,11 @@ static int write_outputs(run *runs, int nruns, const report_opts *o, const char 
 		B2_TRY(b2_fout_commit(&csv));
 done:
 	/* a rename that failed midway: the outputs renamed before it go too */
-	if (error && rep.committed)
-		unlink(rep.path);
+	if (error)
+		b2_fout_undo(&rep);
 	for (int k = 0; k < REPORT_NSVG; k++) {
-		if (error && svg[k].committed)
-			unlink(svg[k].path);
+		if (error)
+			b2_fout_undo(&svg[k]);
 		b2_fout_discard(&svg[k]);
 	}
 	b2_fout_discard(&rep);
@@ -186,17 +186,27 @@ int main(int argc, char **argv)
 		USAGE("no BFS file given");
 	if (b2_rank != 0) /* one process does the work; others only agree on the exit */
 		goto done;
-	/* inputs are never outputs: the BFS and validation files, the baseline */
+	/* the BFS and validation files and the baseline are regular files and
+	 * never outputs; the outputs are apart (the --append table is read, and
+	 * checked as an output) */
 	{
-		const char *const *in = (const char *const *)argv + optind;
+		const char **in = NULL;
+		int nin = 0, nout = 0;
+		b2_output out[3];
+		B2_TRY(b2_calloc(&in, (size_t)(argc - optind) + 1, sizeof *in, "file names"));
+		for (int i = optind; i < argc; i++)
+			in[nin++] = argv[i];
+		if (o.baseline)
+			in[nin++] = o.baseline;
 		if (std.output)
-			B2_TRY(b2_check_output("-o", std.output, in, argc - optind, 0));
+			out[nout++] = (b2_output){"-o", std.output, 0};
 		if (svgdir)
-			B2_TRY(b2_check_output("--svg", svgdir, in, argc - optind, 1));
-		if (o.baseline && std.output)
-			B2_TRY(b2_check_output("-o", std.output, (const char *const *)&o.baseline, 1, 0));
-		if (o.baseline && o.append)
-			B2_TRY(b2_check_output("--append", o.append, (const char *const *)&o.baseline, 1, 0));
+			out[nout++] = (b2_output){"--svg", svgdir, 1};
+		if (o.append)
+			out[nout++] = (b2_output){"--append", o.append, 0};
+		error = b2_check_files(out, nout, in, nin);
+		free(in);
+		B2_TRY(error);
 	}
 	B2_TRY(b2_calloc(&runs, (size_t)(argc - optind), sizeof *runs, "runs"));
 	for (int i = optind; i < argc; i++) {

@@ -181,13 +181,13 @@ static void print_prov(FILE *f, const char *what, const char *path, char *const 
 	if (!any)
 		return;
 	if (!differ) {
-		fprintf(f, "# %s %s: the same build and hosts\n", what, path);
+		fprintf(f, "# %s %s: the same build and hosts\n", what, b2_text(path));
 		return;
 	}
-	fprintf(f, "# %s %s%s:\n", what, path, same ? " (what differs from the run's)" : "");
+	fprintf(f, "# %s %s%s:\n", what, b2_text(path), same ? " (what differs from the run's)" : "");
 	for (int i = 0; i < NPROV; i++)
 		if (prov[i] && !(same && same[i] && strcmp(same[i], prov[i]) == 0))
-			fprintf(f, "#   %-21s %s\n", report_prov_names[i], prov[i]);
+			fprintf(f, "#   %-21s %s\n", report_prov_names[i], b2_text(prov[i]));
 }
 
 static void print_options(FILE *f, const run *r);
@@ -196,20 +196,20 @@ static void print_run_header(FILE *f, const run *r, int nruns, const report_opts
 {
 	char grid[64];
 	grid_str(grid, sizeof grid, r);
-	fprintf(f, "== run %d of %d: %s\n", r->index, nruns, r->bfs_path);
-	fprintf(f, "# graph %s: %lld vertices, %lld input tuples", r->graph, (long long)r->N,
+	fprintf(f, "== run %d of %d: %s\n", r->index, nruns, b2_text(r->bfs_path));
+	fprintf(f, "# graph %s: %lld vertices, %lld input tuples", b2_text(r->graph), (long long)r->N,
 	        (long long)r->M);
 	if (r->approx_scale)
 		fprintf(f, " (SCALE and edgefactor below are the nearest Kronecker shape)");
-	fprintf(f, "\n# grid %s, %lld ranks, backend %s", grid, (long long)r->ranks, r->backend);
+	fprintf(f, "\n# grid %s, %lld ranks, backend %s", grid, (long long)r->ranks, b2_text(r->backend));
 	if (r->devices && r->devices[0])
-		fprintf(f, ", devices %s", r->devices);
+		fprintf(f, ", devices %s", b2_text(r->devices));
 	if (r->exchange && r->exchange[0])
-		fprintf(f, ", exchanges %s", r->exchange);
+		fprintf(f, ", exchanges %s", b2_text(r->exchange));
 	fprintf(f, ", %lld searches\n", (long long)r->K);
 	print_options(f, r);
 	if (r->valid_path)
-		fprintf(f, "# validation %s: %lld passed, %lld FAILED, %lld not validated\n", r->valid_path,
+		fprintf(f, "# validation %s: %lld passed, %lld FAILED, %lld not validated\n", b2_text(r->valid_path),
 		        (long long)r->npassed, (long long)r->nfailed, (long long)r->nunvalidated);
 	else
 		fprintf(f, "# validation: none\n");
@@ -226,7 +226,7 @@ static void print_run_header(FILE *f, const run *r, int nruns, const report_opts
 				int64_t q = r->v_row[k];
 				fprintf(f, "#   search %lld (root %lld): rule %lld '%s'", (long long)k,
 				        (long long)r->roots[k], (long long)r->v_rule[q],
-				        run_rule_name(r, r->v_rule[q]));
+				        b2_text(run_rule_name(r, r->v_rule[q])));
 				if (r->v_example[q] >= 0)
 					fprintf(f, " at vertex %lld", (long long)r->v_example[q]);
 				fprintf(f, "\n");
@@ -291,7 +291,7 @@ static void print_options(FILE *f, const run *r)
 		fprintf(f, ", -n %lld", (long long)r->nroots);
 	if (r->ept >= 0)
 		fprintf(f, ", edges per thread %lld", (long long)r->ept);
-	fprintf(f, "\n# roots: %s\n", r->roots_from ? r->roots_from : "any (not recorded)");
+	fprintf(f, "\n# roots: %s\n", r->roots_from ? b2_text(r->roots_from) : "any (not recorded)");
 }
 
 static void print_per_search(FILE *f, const run *r)
@@ -339,8 +339,8 @@ static void print_tables(FILE *f, run *runs, int nruns)
 		snprintf(sc, sizeof sc, "%s%lld", r->approx_scale ? "~" : "", (long long)r->scale_shown);
 		any_cpu |= r->gpus == 0;
 		if (r->nused == 0) {
-			fprintf(f, "%4d  %-24s %6s %7s %5lld %-8s %10s %10s %9s%s\n", r->index, r->graph, sc, grid,
-			        (long long)r->ndev, r->backend, "-", "-", "-", base ? " " : "");
+			fprintf(f, "%4d  %-24s %6s %7s %5lld %-8s %10s %10s %9s%s\n", r->index, b2_text(r->graph), sc, grid,
+			        (long long)r->ndev, b2_text(r->backend), "-", "-", "-", base ? " " : "");
 			continue;
 		}
 		char bs[64] = "";
@@ -352,8 +352,8 @@ static void print_tables(FILE *f, run *runs, int nruns)
 		marks |= run_oversubscribed(r);
 		noisy |= r->noisy;
 		few |= r->few_searches;
-		fprintf(f, "%4d  %-24s %6s %7s %5lld %-8s %10.4g %10.4g %9.3g%s%s%s%s\n", r->index, r->graph, sc,
-		        grid, (long long)r->ndev, r->backend, gteps(r), gteps(r) / (double)r->ndev,
+		fprintf(f, "%4d  %-24s %6s %7s %5lld %-8s %10.4g %10.4g %9.3g%s%s%s%s\n", r->index, b2_text(r->graph), sc,
+		        grid, (long long)r->ndev, b2_text(r->backend), gteps(r), gteps(r) / (double)r->ndev,
 		        r->speedup, bs, r->noisy ? "  NOISY" : "",
 		        r->nunvalidated > 0 && r->npassed < r->nused ? "  UNVALIDATED" : "",
 		        run_oversubscribed(r) ? "  OVERSUBSCRIBED" : "");
@@ -381,7 +381,7 @@ static void print_tables(FILE *f, run *runs, int nruns)
 			return;
 		for (int k = 0; k < ng; k++) {
 			const run *r0 = &runs[g[k].members[0]];
-			fprintf(f, "\n== %s scaling: %s\n", weak ? "weak" : "strong", g[k].label);
+			fprintf(f, "\n== %s scaling: %s\n", weak ? "weak" : "strong", b2_text(g[k].label));
 			if (weak)
 				fprintf(f, "%5s %7s %6s %5s %10s %10s %11s\n", "GPUs", "grid", "scale", "EF", "GTEPS",
 				        "GTEPS/GPU", "efficiency");
@@ -435,20 +435,7 @@ int print_text(FILE *f, run *runs, int nruns, const report_opts *o)
 
 /* ---- JSON ------------------------------------------------------------------ */
 
-static void jstr(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
+static void jstr(FILE *f, const char *s) { b2_fput_json(f, s); }
 static void jstr_or_null(FILE *f, const char *s)
 {
 	if (s)
@@ -540,7 +527,11 @@ int print_json(FILE *f, run *runs, int nruns)
 		snprintf(host, sizeof host, "unknown");
 	if (gmtime_r(&now, &tm))
 		strftime(utc, sizeof utc, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	fprintf(f, "{\n  \"program\": \"bfs-report %s\",\n  \"report_provenance\": {\"created_utc\": ", v);
+	char prog[160];
+	snprintf(prog, sizeof prog, "bfs-report %s", v);
+	fputs("{\n  \"program\": ", f);
+	jstr(f, prog);
+	fputs(",\n  \"report_provenance\": {\"created_utc\": ", f);
 	jstr(f, utc);
 	fputs(", \"created_on\": ", f);
 	jstr(f, host);

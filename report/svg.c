@@ -542,7 +542,7 @@ static int write_index(b2_fout *out, const char *dir, run *runs, int nruns, cons
 		fputs("<p><img src=\"scaling.svg\"></p>\n", f);
 	fputs("<p><img src=\"frontier.svg\"></p>\n"
 	      "<h2>Report: Graph500 statistics, provenance, comparison and scaling tables</h2>\n<pre>", f);
-	xml(f, text);
+	b2_fput_xml_lines(f, text);
 	fputs("</pre>\n</body></html>\n", f);
 done:
 	if (mem)

@@ -98,15 +98,7 @@ int svg_close(svgf *s, int error, int is_svg)
 /* XML-escaped text */
 void xml(FILE *f, const char *t)
 {
-	for (; t && *t; t++) {
-		switch (*t) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(*t, f);
-		}
-	}
+	b2_fput_xml(f, t);
 }
 
 /* ---- axes -------------------------------------------------------------------- */

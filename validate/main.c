@@ -80,7 +80,7 @@ static int read_vec(int64_t **out, hid_t file, const char *name, uint64_t rows, 
 	if (have != rows)
 		B2_FAIL0(B2_EDATA, "%s: dataset %s has %llu entries, expected %llu", path, name,
 		         (unsigned long long)have, (unsigned long long)rows);
-	error = b2_alloc(out, (rows ? rows : 1) * sizeof **out, name);
+	error = b2_alloc_n(out, rows ? rows : 1, sizeof **out, name);
 	B2_TRY(b2_agree(error, MPI_COMM_WORLD));
 	error = b2_dset_read_rows(d, H5T_NATIVE_INT64, 0, rows, *out, b2_nranks > 1);
 	if (error)
@@ -240,7 +240,7 @@ int main(int argc, char **argv)
 	        (unsigned long long)n, (unsigned long long)m, (unsigned long long)g.selfloops,
 	        (unsigned long long)g.nnz_total, setup);
 
-	error = b2_alloc(&pred, (g.nloc ? g.nloc : 1) * sizeof *pred, "a predecessor share");
+	error = b2_alloc_n(&pred, g.nloc ? g.nloc : 1, sizeof *pred, "a predecessor share");
 	if (!error) error = b2_calloc(&r_search, Kp + 1, 7 * sizeof(int64_t), "results");
 	if (!error) error = b2_calloc(&r_time, Kp + 1, 2 * sizeof(double), "results");
 	B2_TRY(b2_agree(error, MPI_COMM_WORLD));
