@@ -15,7 +15,11 @@
 #   results/rmat-s16-e16.g2x2.n16.auto.bfs.h5    bfs-gpu         (+ NROOTS, BACKEND)
 #   results/rmat-s16-e16.g2x2.n16.auto.valid.h5  bfs-validate
 #   results/rmat-s16-e16.g2x2.n16.auto.txt       bfs-report (+ .json and the .svg/ plots)
-# A GRAPH that is already an edge file (.h5) is used as it is.
+# A GRAPH that is already an edge file (.h5) is used as it is. A stage's extra
+# options (GEN_FLAGS ... REPORT_FLAGS) are part of its name, as a tag of
+# their checksum (.g1a2b3c4d for GEN_FLAGS, .p, .b, .v, .r for the others),
+# so a result made with other options is never taken for this one;
+# VARIANT=NAME adds .NAME to the results' names, to tell variants apart.
 # The programs write their outputs atomically and .DELETE_ON_ERROR removes a
 # report that failed half-way, so an interrupted stage leaves nothing that
 # make could take as done.
@@ -41,6 +45,8 @@ PARTITION_FLAGS ?=
 BFS_FLAGS       ?=
 VALIDATE_FLAGS  ?=
 REPORT_FLAGS    ?=
+# a name for a variant of the results (their names get .VARIANT)
+VARIANT ?=
 # sweeps
 GRIDS   ?= 1x1 1x2 2x2
 SCALES  ?= $(SCALE)
@@ -64,6 +70,19 @@ NCPU    := $(shell nproc 2>/dev/null || echo 1)
 omp_for  = $(if $(OMP_NUM_THREADS),,OMP_NUM_THREADS=$(shell n=$$(( $(NCPU) / $(1) )); [ $$n -ge 1 ] || n=1; echo $$n) )
 launch   = $(if $(filter 1,$(1)),,$(call omp_for,$(1))$(MPIEXEC) -n $(1) )
 
+# A stage's options go into the names of what it makes, as a tag: a letter
+# for the stage and the CRC of the options (cksum), so that a file made with
+# other options is another file, never "up to date". Options that change only
+# what is printed are left out.
+PRINT_FLAGS := -v -q --verbose --quiet --progress --stats
+flagtag  = $(if $(strip $(filter-out $(PRINT_FLAGS),$(2))),.$(1)$(shell printf '%s' '$(subst ','\'',$(strip $(filter-out $(PRINT_FLAGS),$(2))))' | cksum | awk '{printf "%08x", $$1}'))
+GEN_TAG    := $(call flagtag,g,$(GEN_FLAGS))
+IMPORT_TAG := $(call flagtag,i,$(IMPORT_FLAGS))
+PART_TAG   := $(call flagtag,p,$(PARTITION_FLAGS))
+BFS_TAG    := $(call flagtag,b,$(BFS_FLAGS))$(if $(strip $(VARIANT)),.$(strip $(VARIANT)))
+VALID_TAG  := $(call flagtag,v,$(VALIDATE_FLAGS))
+REPORT_TAG := $(call flagtag,r,$(REPORT_FLAGS))
+
 ifneq ($(strip $(GRAPH)),)
   # ca-GrQc.txt.gz -> ca-GrQc (only the known suffixes go: names may have dots)
   GRAPH_NAME := $(notdir $(GRAPH))
@@ -72,19 +91,20 @@ ifneq ($(strip $(GRAPH)),)
   ifeq ($(suffix $(GRAPH)),.h5)
     edges_of = $(GRAPH)
   else
-    edges_of = $(DATA)/$(GRAPH_NAME).h5
+    edges_of = $(DATA)/$(GRAPH_NAME)$(IMPORT_TAG).h5
   endif
   RTAG     := $(seedtag)
 else
-  edges_of = $(DATA)/rmat-s$(1)-e$(EF)$(seedtag).h5
+  edges_of = $(DATA)/rmat-s$(1)-e$(EF)$(seedtag)$(GEN_TAG).h5
   RTAG     :=
 endif
 stem_of  = $(basename $(edges_of))
-part_of  = $(DATA)/$(notdir $(call stem_of,$(1))).g$(2).h5
-run_of   = $(RESULTS)/$(notdir $(call stem_of,$(1))).g$(2).n$(NROOTS)$(RTAG).$(BACKEND)
+part_of  = $(DATA)/$(notdir $(call stem_of,$(1))).g$(2)$(PART_TAG).h5
+run_of   = $(RESULTS)/$(notdir $(call stem_of,$(1))).g$(2)$(PART_TAG).n$(NROOTS)$(RTAG).$(BACKEND)$(BFS_TAG)
 bfs_of   = $(call run_of,$(1),$(2)).bfs.h5
-valid_of = $(call run_of,$(1),$(2)).valid.h5
-report_of = $(call run_of,$(1),$(2)).txt
+valid_of = $(call run_of,$(1),$(2))$(VALID_TAG).valid.h5
+out_of   = $(call run_of,$(1),$(2))$(VALID_TAG)$(REPORT_TAG)
+report_of = $(call out_of,$(1),$(2)).txt
 
 EDGES  := $(call edges_of,$(SCALE))
 PART   := $(call part_of,$(SCALE),$(GRID))
@@ -125,12 +145,16 @@ $(call bfs_of,$(1),$(2)): $(call part_of,$(1),$(2)) | $(BIN)/bfs-gpu
 	@mkdir -p $$(@D)
 	$(call launch,$(call ranks,$(2)))$(BIN)/bfs-gpu $$< -n $(NROOTS) --seed $(SEED) --backend $(BACKEND) $(BFS_FLAGS) -o $$@
 $(call valid_of,$(1),$(2)): $(call edges_of,$(1)) $(call bfs_of,$(1),$(2)) | $(BIN)/bfs-validate
-	$(call launch,$(NP))$(BIN)/bfs-validate $(VALIDATE_FLAGS) $$^ -o $$@
+	$(call launch,$(NP))$(BIN)/bfs-validate -q $(VALIDATE_FLAGS) $$^ -o $$@ >$$(basename $$@).log || { s=$$$$?; cat $$(basename $$@).log; exit $$$$s; }
 $(call report_of,$(1),$(2)): $(call bfs_of,$(1),$(2)) $(call valid_of,$(1),$(2)) | $(BIN)/bfs-report
-	$(BIN)/bfs-report $$^ --format json $(REPORT_FLAGS) -o $(call run_of,$(1),$(2)).json
-	$(BIN)/bfs-report $$^ --svg $(call run_of,$(1),$(2)).svg $(REPORT_FLAGS) -o $$@
+	$(BIN)/bfs-report $$^ --svg $(call out_of,$(1),$(2)).svg $(REPORT_FLAGS) -o $$@
+	@$(call copy_json,$(call out_of,$(1),$(2)))
 	@cat $$@
 endef
+# One bfs-report run makes the text, the plots and the JSON (the plot
+# directory's report.json, copied beside the text): REPORT_FLAGS such as
+# --append act once per run.
+copy_json = cp $(1).svg/report.json $(dir $(1)).$(notdir $(1)).json.tmp && mv -f $(dir $(1)).$(notdir $(1)).json.tmp $(1).json
 
 # the (scale, grid) pairs this invocation needs: the single run, the sweep's
 # product, and the weak-scaling diagonal (scale + log2 ranks)
@@ -163,17 +187,21 @@ $(foreach p,$(PAIRS),$(eval $(call RUN_RULES,$(call pscale,$(p)),$(call pgrid,$(
 
 # ---- sweeps: every run, then one comparison report -------------------------
 sweep_list = $(foreach p,$(1),$(call bfs_of,$(call pscale,$(p)),$(call pgrid,$(p))) $(call valid_of,$(call pscale,$(p)),$(call pgrid,$(p))))
-SWEEP_NAME := $(RESULTS)/sweep-$(if $(GRAPH),$(GRAPH_NAME),rmat-s$(subst $() ,_,$(strip $(SCALES)))-e$(EF)$(seedtag))-g$(subst $() ,_,$(strip $(GRIDS))).n$(NROOTS)$(RTAG).$(BACKEND)
-WEAK_NAME  := $(RESULTS)/weak-$(if $(GRAPH),$(GRAPH_NAME),rmat-s$(SCALE)-e$(EF)$(seedtag))-g$(subst $() ,_,$(strip $(GRIDS))).n$(NROOTS)$(RTAG).$(BACKEND)
+ALL_TAGS   := $(if $(GRAPH),$(IMPORT_TAG),$(GEN_TAG))$(PART_TAG)$(BFS_TAG)$(VALID_TAG)$(REPORT_TAG)
+SWEEP_NAME := $(RESULTS)/sweep-$(if $(GRAPH),$(GRAPH_NAME),rmat-s$(subst $() ,_,$(strip $(SCALES)))-e$(EF)$(seedtag))-g$(subst $() ,_,$(strip $(GRIDS))).n$(NROOTS)$(RTAG).$(BACKEND)$(ALL_TAGS)
+WEAK_NAME  := $(RESULTS)/weak-$(if $(GRAPH),$(GRAPH_NAME),rmat-s$(SCALE)-e$(EF)$(seedtag))-g$(subst $() ,_,$(strip $(GRIDS))).n$(NROOTS)$(RTAG).$(BACKEND)$(ALL_TAGS)
 
+# the terminal gets the tables (the text report puts them first); the runs'
+# details are in the file
+show_tables = sed '/^== run /,$$d' $(1); echo "(each run's statistics and provenance: $(1))"
 sweep: $(SWEEP_NAME).txt
 weak: $(WEAK_NAME).txt
 $(SWEEP_NAME).txt: $(call sweep_list,$(SWEEP_PAIRS)) | $(BIN)/bfs-report
 	$(BIN)/bfs-report $^ --svg $(SWEEP_NAME).svg $(REPORT_FLAGS) -o $@
-	@cat $@
+	@$(call show_tables,$@)
 $(WEAK_NAME).txt: $(call sweep_list,$(WEAK_PAIRS)) | $(BIN)/bfs-report
 	$(BIN)/bfs-report $^ --svg $(WEAK_NAME).svg $(REPORT_FLAGS) -o $@
-	@cat $@
+	@$(call show_tables,$@)
 
 # ---- demo -----------------------------------------------------------------
 # A small R-MAT graph through every stage that is built, on the grid and
@@ -206,7 +234,7 @@ demo:
 	echo "== plots: $(DEMO_RUN).svg/ (open index.html or any .svg in a browser); JSON: $(DEMO_RUN).json"
 
 help:
-	@sed -n '2,22p' $(PIPELINE) | sed 's/^# \{0,1\}//'
+	@sed -n '2,25p' $(PIPELINE) | sed 's/^# \{0,1\}//'
 
 clean-results:
 	rm -rf $(RESULTS)

@@ -18,6 +18,10 @@
  * "unknown" outside a checkout), and "0.1.0 (git COMMIT)" (provenance.c). */
 const char *b2_git_commit(void);
 void b2_version_string(char *buf, size_t n);
+/* A new run id (runid.c): 32 hex digits of a random 128-bit number drawn on
+ * rank 0 of comm, the same on every rank (collective). */
+#define B2_RUN_ID_SIZE 33
+int b2_run_id_new(char id[B2_RUN_ID_SIZE], MPI_Comm comm);
 
 /* Exit codes, docs/DESIGN.md "Programs' behaviour". */
 enum {
@@ -55,6 +59,9 @@ extern const char *b2_prog;
  * detects alike (bad arguments, bad attributes). */
 int b2_err(int code, const char *fmt, ...) B2_PRINTF(2, 3);
 int b2_err0(int code, const char *fmt, ...) B2_PRINTF(2, 3);
+/* Messages (b2_err, b2_warn, b2_info) are one line: control characters in
+ * msg (from file names, input strings) replaced by \n, \t, \xHH, in place. */
+void b2_msg_clean(char *msg);
 /* Collective over comm: every rank gets the largest code of any rank.
  * A rank that brings an error (code != 0) waits for the others at most
  * B2_ERROR_WAIT seconds (environment, default 10): when they do not come
@@ -75,6 +82,14 @@ int b2_mpi_ok(int mpierr, const char *what);
 /* malloc with a clear B2_EIO message naming what the memory was for. */
 int b2_alloc(void *out_ptr, size_t bytes, const char *what);
 int b2_calloc(void *out_ptr, size_t n, size_t size, const char *what);
+/* n elements of `size` bytes (n from input data: the product is checked;
+ * when it passes what memory can hold, B2_EIO naming the true need). */
+int b2_alloc_n(void *out_ptr, uint64_t n, uint64_t size, const char *what);
+/* *r = a * b; 0 when that overflows 64 bits (sizes derived from input). */
+static inline int b2_mul_ok(uint64_t *r, uint64_t a, uint64_t b)
+{
+	return !__builtin_mul_overflow(a, b, r);
+}
 
 /* ---- files (files.c) ------------------------------------------------------
  * Temporaries are named DIR/.BASE.tmp-HOST-PID beside their target. Every
@@ -89,28 +104,81 @@ void b2_tmp_remove_all(void);
 /* The temporary name for path, made by this process; also removes
  * temporaries of the same target left by dead processes of this host. */
 int b2_tmp_name(char *tmp, size_t n, const char *path);
-/* Refuses (B2_EUSAGE, naming both) when `output` is one of the existing
- * inputs: the same device and inode, or the same resolved path; with
- * is_dir, also when the directory `output` contains an input. `what` names
- * the option ("-o", "--svg"). Call right after option parsing. */
+/* DIR/.BASE.TAG, a name beside path for this program's own use (BASE cut
+ * and hashed when long, so that the name stays within 255 bytes with up to
+ * 40 more appended). */
+int b2_side_name(char *out, size_t n, const char *path, const char *tag);
+
+/* Inputs and outputs are regular files (docs/DESIGN.md "Outputs"). An
+ * input that exists and is not one (a FIFO, a device, a directory) is
+ * refused with B2_EIO and one message, "cannot read X: it is a FIFO, not a
+ * regular file", never opened; a missing one is left to its reader.
+ * b2_input_mode_ok gives that message for a stat's mode (calling rank);
+ * b2_check_input stats path on every rank, rank 0 prints. */
+int b2_input_mode_ok(const char *path, unsigned mode);
+int b2_check_input(const char *path);
+/* An output: `what` names its option ("-o", "--svg", "--append"); is_dir
+ * for a directory that the program fills (bfs-report --svg). */
+typedef struct b2_output {
+	const char *what, *path;
+	int is_dir;
+} b2_output;
+/* Whether one output can be written (calling rank prints): B2_EUSAGE for a
+ * name ending in '/' or an existing non-regular file (a device, a FIFO, a
+ * socket, or a symlink to one: never replaced), B2_EIO for an existing
+ * directory (or file, when is_dir), a directory that is missing or not
+ * writable, a name over NAME_MAX. */
+int b2_output_ok(const char *what, const char *path, int is_dir);
+/* Every check on a program's files, right after option parsing, before any
+ * work (every rank calls it; rank 0 prints): the inputs are regular files
+ * (b2_check_input), each output can be written (b2_output_ok), no output is
+ * an input (the same device and inode, or the same resolved path; a
+ * directory output must not contain one), and no two outputs share a path
+ * or lie one in the other's directory (B2_EUSAGE, naming both). */
+int b2_check_files(const b2_output *outputs, int noutputs, const char *const *inputs, int ninputs);
+/* b2_check_files for one output (none when output is NULL). */
 int b2_check_output(const char *what, const char *output, const char *const *inputs, int ninputs,
                     int is_dir);
 /* A text output written under a registered temporary: open, write to f,
  * close (flush, fsync: every failure found and named with its reason),
- * commit (close if open, rename; path stays set, committed = 1), or discard
- * (removes the temporary if not committed; frees; also after commit). A
- * zeroed b2_fout is a valid "nothing" for discard. */
+ * commit (close if open, rename; path stays set, committed = 1; the file
+ * it replaced is kept as a hard link beside it, old), undo (after a commit,
+ * when a later output of the same run failed: puts back what was there,
+ * or removes the new file), or discard (removes the temporary if not
+ * committed, and the kept old file; frees; also after commit). A zeroed
+ * b2_fout is a valid "nothing" for discard. */
 typedef struct b2_fout {
 	FILE *f;
-	char *path, *tmp;
+	char *path, *tmp, *old;
 	int registered, committed;
 } b2_fout;
 int b2_fout_open(b2_fout *o, const char *path);
 int b2_fout_close(b2_fout *o);
 int b2_fout_commit(b2_fout *o);
+void b2_fout_undo(b2_fout *o);
 void b2_fout_discard(b2_fout *o);
 /* fsync of path's directory, so that a rename into it is durable. */
 void b2_fsync_dir(const char *path);
+
+/* ---- strings from inputs into outputs (escape.c) ------------------------
+ * Every string that comes from an input (file names, attributes, host
+ * names, the commit) goes into an output through the function of that
+ * output's kind (docs/FORMATS.md "Strings from inputs"). Text: control
+ * characters, a backslash and bytes that are not UTF-8 escaped (\n, \t,
+ * \xHH), so a string is one line. CSV: the text form, quoted ("") when it
+ * holds a comma, a quote or an outer space. XML/HTML/SVG (text and
+ * attribute values): the text form with & < > " ' as entities. JSON: a
+ * quoted JSON string, every character exact, bytes not UTF-8 as U+FFFD. */
+void b2_fput_text(FILE *f, const char *s);
+void b2_fput_csv(FILE *f, const char *s);
+void b2_fput_xml(FILE *f, const char *s);
+/* XML character data of a text output (whose input strings went through
+ * b2_text): as b2_fput_xml, its newlines kept (an HTML <pre>). */
+void b2_fput_xml_lines(FILE *f, const char *s);
+void b2_fput_json(FILE *f, const char *s);
+/* The text form as a string for printf's %s (one of 16 buffers in turn:
+ * valid until 16 more calls; NULL is ""). */
+const char *b2_text(const char *s);
 
 /* ---- sorting (sort.c) ---------------------------------------------------- */
 /* LSD radix sort of a[0..n) on its low `bits` (at most 64) bits, ping-ponging

@@ -1,15 +1,34 @@
 /* error.c — one idiom for errors: print once, return the exit code. */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "b2.h"
 
+/* Control characters in a message (from a file name or a string of an
+ * input) shown escaped, so that a message is one line. */
+void b2_msg_clean(char *msg)
+{
+	char out[2048];
+	size_t k = 0;
+	for (const unsigned char *p = (const unsigned char *)msg; *p && k + 5 < sizeof out; p++) {
+		if (*p >= 0x20 && *p != 0x7f)
+			out[k++] = (char)*p;
+		else
+			k += (size_t)snprintf(out + k, sizeof out - k, *p == '\n' ? "\\n" : *p == '\t' ? "\\t"
+			                      : *p == '\r' ? "\\r" : "\\x%02x", *p);
+	}
+	out[k] = 0;
+	memcpy(msg, out, k + 1);
+}
+
 static void vreport(const char *fmt, va_list ap)
 {
 	char msg[2048];
 	vsnprintf(msg, sizeof msg, fmt, ap);
+	b2_msg_clean(msg);
 	if (b2_nranks > 1)
 		fprintf(stderr, "%s [rank %d]: %s\n", b2_prog, b2_rank, msg);
 	else
@@ -37,6 +56,7 @@ int b2_err0(int code, const char *fmt, ...)
 	char msg[2048];
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
+	b2_msg_clean(msg);
 	fprintf(stderr, "%s: %s\n", b2_prog, msg);
 	fflush(stderr);
 	return code;
@@ -86,20 +106,46 @@ int b2_mpi_ok(int mpierr, const char *what)
 	return b2_err(B2_EFAIL, "%s failed: %s", what, s);
 }
 
+/* "N bytes" for a request of n x size bytes: the true product, also past
+ * what size_t holds (a size derived from a damaged or hostile input). */
+static void need_str(char *b, size_t bn, uint64_t n, uint64_t size)
+{
+	uint64_t bytes;
+	if (b2_mul_ok(&bytes, n, size))
+		snprintf(b, bn, "%llu bytes", (unsigned long long)bytes);
+	else
+		snprintf(b, bn, "%.4g bytes (%llu x %llu)", (double)n * (double)size,
+		         (unsigned long long)n, (unsigned long long)size);
+}
+
+int b2_alloc_n(void *out_ptr, uint64_t n, uint64_t size, const char *what)
+{
+	uint64_t bytes = 0;
+	void *p = NULL;
+	if (b2_mul_ok(&bytes, n, size) && bytes <= (uint64_t)PTRDIFF_MAX)
+		p = malloc(bytes ? (size_t)bytes : 1);
+	*(void **)out_ptr = p;
+	if (!p) {
+		char need[96];
+		need_str(need, sizeof need, n, size);
+		return b2_err(B2_EIO, "out of host memory: %s for %s", need, what);
+	}
+	return 0;
+}
+
 int b2_alloc(void *out_ptr, size_t bytes, const char *what)
 {
-	void *p = malloc(bytes ? bytes : 1);
-	*(void **)out_ptr = p;
-	if (!p)
-		return b2_err(B2_EIO, "out of host memory: %zu bytes for %s", bytes, what);
-	return 0;
+	return b2_alloc_n(out_ptr, bytes, 1, what);
 }
 
 int b2_calloc(void *out_ptr, size_t n, size_t size, const char *what)
 {
 	void *p = calloc(n ? n : 1, size ? size : 1);
 	*(void **)out_ptr = p;
-	if (!p)
-		return b2_err(B2_EIO, "out of host memory: %zu x %zu bytes for %s", n, size, what);
+	if (!p) {
+		char need[96];
+		need_str(need, sizeof need, n, size);
+		return b2_err(B2_EIO, "out of host memory: %s for %s", need, what);
+	}
 	return 0;
 }

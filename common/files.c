@@ -1,6 +1,7 @@
 /* files.c — what every program does with file names: temporaries beside an
  * output (named, registered for removal on a signal or an abort, stale ones
- * of dead processes swept), the refusal to write over an input, and stdio
+ * of dead processes swept), which files may be read and written (regular
+ * files only; an output is never an input, nor another output), and stdio
  * outputs that are complete or absent. */
 #include <dirent.h>
 #include <errno.h>
@@ -69,9 +70,12 @@ void b2_tmp_remove_all(void)
 
 /* ---- temporary names ------------------------------------------------------- */
 
-/* This host's name as it goes into temporaries: no '/' or odd characters. */
+/* This host's name as it goes into temporaries: no '/' or odd characters,
+ * at most 64 bytes. */
 static void host_name(char *h, size_t n)
 {
+	if (n > 65)
+		n = 65;
 	if (gethostname(h, n) != 0 || !h[0])
 		snprintf(h, n, "localhost");
 	h[n - 1] = 0;
@@ -79,6 +83,25 @@ static void host_name(char *h, size_t n)
 		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
 		      *c == '-' || *c == '.' || *c == '_'))
 			*c = '_';
+}
+
+/* A file's base name as it goes into the names beside it: itself up to
+ * B2_SIDE_BASE bytes; a longer one is cut and ends in "~" and a hash of the
+ * whole, so that ".BASE.tmp-HOST-PID" stays within a file system's 255
+ * bytes per name, and the same target always gives the same name. */
+#define B2_SIDE_BASE 160
+static void side_base(char *b, const char *base)
+{
+	size_t n = strlen(base);
+	if (n <= B2_SIDE_BASE) {
+		memcpy(b, base, n + 1);
+		return;
+	}
+	uint64_t h = 0x6a09e667f3bcc909ULL;
+	for (size_t i = 0; i < n; i++)
+		h = b2_mix64(h ^ (unsigned char)base[i]);
+	memcpy(b, base, B2_SIDE_BASE - 17);
+	snprintf(b + B2_SIDE_BASE - 17, 18, "~%016llx", (unsigned long long)h);
 }
 
 /* Removes DIR/.BASE.tmp-HOST-PID of this host whose process is gone (killed
@@ -115,26 +138,132 @@ static void sweep_stale(const char *dir, const char *base, const char *host)
 	closedir(d);
 }
 
-int b2_tmp_name(char *tmp, size_t n, const char *path)
+int b2_side_name(char *out, size_t n, const char *path, const char *tag)
 {
-	char *d1 = strdup(path), *d2 = strdup(path), host[72];
+	char *d1 = strdup(path), *d2 = strdup(path), base[B2_SIDE_BASE + 1];
 	int error = 0;
 	if (!d1 || !d2) {
 		error = b2_err(B2_EIO, "out of host memory");
 		goto done;
 	}
-	const char *dir = dirname(d1), *base = basename(d2);
-	host_name(host, sizeof host);
-	if ((size_t)snprintf(tmp, n, "%s/.%s.tmp-%s-%ld", dir, base, host, (long)getpid()) >= n)
-		B2_FAIL(B2_EIO, "%s: file name too long", path);
-	sweep_stale(dir, base, host);
+	side_base(base, basename(d2));
+	if ((size_t)snprintf(out, n, "%s/.%s.%s", dirname(d1), base, tag) >= n)
+		B2_FAIL(B2_EIO, "cannot write %s: file name too long", path);
 done:
 	free(d1);
 	free(d2);
 	return error;
 }
 
-/* ---- inputs are never outputs ----------------------------------------------- */
+int b2_tmp_name(char *tmp, size_t n, const char *path)
+{
+	char *d1 = strdup(path), *d2 = strdup(path), host[72], tag[96], base[B2_SIDE_BASE + 1];
+	int error = 0;
+	if (!d1 || !d2) {
+		error = b2_err(B2_EIO, "out of host memory");
+		goto done;
+	}
+	host_name(host, sizeof host);
+	snprintf(tag, sizeof tag, "tmp-%s-%ld", host, (long)getpid());
+	B2_TRY(b2_side_name(tmp, n, path, tag));
+	side_base(base, basename(d2));
+	sweep_stale(dirname(d1), base, host);
+done:
+	free(d1);
+	free(d2);
+	return error;
+}
+
+/* ---- what may be read and written --------------------------------------------- */
+
+static const char *kind_name(mode_t m)
+{
+	return S_ISDIR(m) ? "a directory" : S_ISCHR(m) ? "a character device" : S_ISBLK(m) ? "a block device"
+	       : S_ISFIFO(m) ? "a FIFO" : S_ISSOCK(m) ? "a socket" : "not a regular file";
+}
+
+int b2_input_mode_ok(const char *path, unsigned mode)
+{
+	if (S_ISREG(mode))
+		return 0;
+	return b2_err(B2_EIO, "cannot read %s: it is %s, not a regular file: inputs must be regular "
+	              "files", path, kind_name(mode));
+}
+
+int b2_check_input(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) != 0 || S_ISREG(st.st_mode))
+		return 0; /* a missing input is reported where it is read */
+	if (b2_rank == 0)
+		return b2_input_mode_ok(path, st.st_mode);
+	b2_error_seen(B2_EIO);
+	return B2_EIO;
+}
+
+/* What stands in the way of writing output o, as a message in msg; 0 when
+ * nothing does. A file output may replace a regular file only; a directory
+ * output (--svg) may be an existing directory or a new one. */
+static int output_problem(char *msg, size_t n, const char *what, const char *path, int is_dir)
+{
+	struct stat st;
+	size_t len = strlen(path);
+	int error = 0;
+	char *d1 = NULL, *d2 = NULL;
+	if (len == 0)
+		return snprintf(msg, n, "%s: an empty file name", what), B2_EUSAGE;
+	if (!is_dir && path[len - 1] == '/')
+		return snprintf(msg, n, "%s %s: not a file name (it ends in '/')", what, path), B2_EUSAGE;
+	if (stat(path, &st) == 0) {
+		if (is_dir ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode))
+			goto dir; /* the directory it is in must still take new names */
+		if (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode))
+			return snprintf(msg, n, "cannot write %s: %s", path,
+			                strerror(S_ISDIR(st.st_mode) ? EISDIR : ENOTDIR)), B2_EIO;
+		return snprintf(msg, n, "%s %s is %s, not a regular file: refusing to replace it "
+		                "(outputs are regular files)", what, path, kind_name(st.st_mode)), B2_EUSAGE;
+	} else if (errno != ENOENT) {
+		return snprintf(msg, n, "cannot write %s: %s", path, strerror(errno)), B2_EIO;
+	}
+dir:
+	d1 = strdup(path);
+	d2 = strdup(path);
+	if (!d1 || !d2) {
+		error = B2_EIO;
+		snprintf(msg, n, "out of host memory");
+		goto done;
+	}
+	const char *dir = dirname(d1), *base = basename(d2);
+	if (!strcmp(base, ".") || !strcmp(base, "..") || !strcmp(base, "/")) {
+		error = is_dir ? 0 : B2_EUSAGE;
+		if (error)
+			snprintf(msg, n, "%s %s: not a file name", what, path);
+	} else if (stat(dir, &st) != 0) {
+		error = B2_EIO;
+		snprintf(msg, n, "cannot write %s: directory %s %s (%s)", path, dir,
+		         errno == ENOENT ? "does not exist" : "cannot be reached", strerror(errno));
+	} else if (!S_ISDIR(st.st_mode)) {
+		error = B2_EIO;
+		snprintf(msg, n, "cannot write %s: %s: %s", path, dir, strerror(ENOTDIR));
+	} else if (access(dir, W_OK | X_OK) != 0) {
+		error = B2_EIO;
+		snprintf(msg, n, "cannot write %s: directory %s is not writable (%s)", path, dir, strerror(errno));
+	} else if (strlen(base) > (size_t)NAME_MAX) {
+		error = B2_EIO;
+		snprintf(msg, n, "cannot write %s: %s", path, strerror(ENAMETOOLONG));
+	}
+done:
+	free(d1);
+	free(d2);
+	return error;
+}
+
+int b2_output_ok(const char *what, const char *path, int is_dir)
+{
+	char msg[2 * PATH_MAX];
+	int error = output_problem(msg, sizeof msg, what, path, is_dir);
+	return error ? b2_err(error, "%s", msg) : 0;
+}
 
 /* The absolute name of path with symlinks resolved; of its directory when
  * path itself does not exist. NULL when neither resolves. Caller frees. */
@@ -157,14 +286,21 @@ static char *resolve(const char *path)
 	return r;
 }
 
-int b2_check_output(const char *what, const char *output, const char *const *inputs, int ninputs,
-                    int is_dir)
+/* Whether resolved path `in` is `dir` or lies below it. */
+static int below(const char *in, const char *dir)
+{
+	size_t n = strlen(dir);
+	return strncmp(in, dir, n) == 0 && (in[n] == '/' || in[n] == 0 || (n == 1 && dir[0] == '/'));
+}
+
+/* One output against the inputs: the same device and inode, or the same
+ * resolved path; a directory output must not contain an input. */
+static int output_vs_inputs(const b2_output *o, const char *const *inputs, int ninputs)
 {
 	int error = 0;
 	struct stat so, si;
-	int have_out = stat(output, &so) == 0;
-	char *rout = resolve(output), *rin = NULL;
-	size_t nout = rout ? strlen(rout) : 0;
+	int have_out = stat(o->path, &so) == 0;
+	char *rout = resolve(o->path), *rin = NULL;
 	for (int k = 0; k < ninputs && !error; k++) {
 		if (stat(inputs[k], &si) != 0)
 			continue; /* a missing input is reported where it is read */
@@ -172,18 +308,64 @@ int b2_check_output(const char *what, const char *output, const char *const *inp
 		rin = resolve(inputs[k]);
 		if (have_out && so.st_dev == si.st_dev && so.st_ino == si.st_ino)
 			error = b2_err0(B2_EUSAGE, "%s %s is the input %s (the same file): refusing to "
-			                "overwrite an input", what, output, inputs[k]);
+			                "overwrite an input", o->what, o->path, inputs[k]);
 		else if (rout && rin && strcmp(rout, rin) == 0)
 			error = b2_err0(B2_EUSAGE, "%s %s is the input %s: refusing to overwrite an input",
-			                what, output, inputs[k]);
-		else if (is_dir && rout && rin && strncmp(rin, rout, nout) == 0 &&
-		         (rin[nout] == '/' || nout == 1))
+			                o->what, o->path, inputs[k]);
+		else if (o->is_dir && rout && rin && below(rin, rout))
 			error = b2_err0(B2_EUSAGE, "%s %s contains the input %s: refusing to write over an "
-			                "input", what, output, inputs[k]);
+			                "input", o->what, o->path, inputs[k]);
 	}
 	free(rin);
 	free(rout);
 	return error;
+}
+
+/* Two outputs of one run on one path would share a temporary, and the
+ * second rename would undo the first: refused. A directory output holds
+ * files of its program's choosing, so no other output may lie in it. */
+static int outputs_apart(const b2_output *a, const b2_output *b)
+{
+	int error = 0;
+	struct stat sa, sb;
+	char *ra = resolve(a->path), *rb = resolve(b->path);
+	if ((stat(a->path, &sa) == 0 && stat(b->path, &sb) == 0 && sa.st_dev == sb.st_dev &&
+	     sa.st_ino == sb.st_ino) || (ra && rb && strcmp(ra, rb) == 0))
+		error = b2_err0(B2_EUSAGE, "%s %s and %s %s are the same file: two outputs of one run "
+		                "cannot share a path", a->what, a->path, b->what, b->path);
+	else if (ra && rb && ((a->is_dir && below(rb, ra)) || (b->is_dir && below(ra, rb))))
+		error = b2_err0(B2_EUSAGE, "%s %s lies in %s %s, which holds %s's own files: two outputs of "
+		                "one run cannot share a path", a->is_dir ? b->what : a->what,
+		                a->is_dir ? b->path : a->path, a->is_dir ? a->what : b->what,
+		                a->is_dir ? a->path : b->path, b2_prog);
+	free(ra);
+	free(rb);
+	return error;
+}
+
+int b2_check_files(const b2_output *outputs, int noutputs, const char *const *inputs, int ninputs)
+{
+	int error = 0;
+	char msg[2 * PATH_MAX];
+	for (int k = 0; k < ninputs && !error; k++)
+		error = b2_check_input(inputs[k]);
+	for (int k = 0; k < noutputs && !error; k++)
+		error = output_vs_inputs(&outputs[k], inputs, ninputs);
+	for (int k = 0; k < noutputs && !error; k++)
+		if ((error = output_problem(msg, sizeof msg, outputs[k].what, outputs[k].path,
+		                            outputs[k].is_dir)) != 0)
+			b2_err0(error, "%s", msg);
+	for (int k = 0; k < noutputs && !error; k++)
+		for (int j = k + 1; j < noutputs && !error; j++)
+			error = outputs_apart(&outputs[k], &outputs[j]);
+	return error;
+}
+
+int b2_check_output(const char *what, const char *output, const char *const *inputs, int ninputs,
+                    int is_dir)
+{
+	b2_output o = {what, output, is_dir};
+	return b2_check_files(&o, output ? 1 : 0, inputs, ninputs);
 }
 
 /* ---- stdio outputs ----------------------------------------------------------- */
@@ -195,6 +377,7 @@ int b2_fout_open(b2_fout *o, const char *path)
 	size_t n = strlen(path) + 160;
 	B2_TRY(b2_alloc(&o->path, strlen(path) + 1, "file name"));
 	memcpy(o->path, path, strlen(path) + 1);
+	B2_TRY(b2_output_ok("output", path, 0));
 	B2_TRY(b2_alloc(&o->tmp, n, "file name"));
 	B2_TRY(b2_tmp_name(o->tmp, n, path));
 	B2_TRY(b2_tmp_register(o->tmp, path, 0));
@@ -232,6 +415,21 @@ int b2_fout_commit(b2_fout *o)
 {
 	int error = 0;
 	B2_TRY(b2_fout_close(o));
+	/* what it replaces stays as a hard link until the caller's run is
+	 * complete, so that b2_fout_undo can put it back */
+	struct stat st;
+	size_t n = strlen(o->path) + 96;
+	if (lstat(o->path, &st) == 0 && (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode))) {
+		char tag[48];
+		snprintf(tag, sizeof tag, "old-%ld", (long)getpid());
+		B2_TRY(b2_alloc(&o->old, n, "file name"));
+		B2_TRY(b2_side_name(o->old, n, o->path, tag));
+		unlink(o->old);
+		if (link(o->path, o->old) != 0) { /* a file system without hard links: no undo */
+			free(o->old);
+			o->old = NULL;
+		}
+	}
 	if (rename(o->tmp, o->path) != 0)
 		B2_FAIL(B2_EIO, "cannot write %s: renaming %s to it: %s", o->path, o->tmp, strerror(errno));
 	b2_fsync_dir(o->path);
@@ -244,11 +442,28 @@ done:
 	return error;
 }
 
+void b2_fout_undo(b2_fout *o)
+{
+	if (!o->committed)
+		return;
+	if (o->old && rename(o->old, o->path) == 0) {
+		free(o->old);
+		o->old = NULL;
+	} else if (!o->old) {
+		unlink(o->path);
+	}
+	o->committed = 0;
+}
+
 void b2_fout_discard(b2_fout *o)
 {
 	if (o->f)
 		fclose(o->f);
 	o->f = NULL;
+	if (o->old)
+		unlink(o->old);
+	free(o->old);
+	o->old = NULL;
 	if (o->tmp && o->registered) {
 		unlink(o->tmp);
 		b2_tmp_forget(o->tmp);

@@ -170,25 +170,9 @@ int b2_h5_create(b2_h5out *out, const char *path, MPI_Comm comm, const char *for
 	out->file = -1;
 	out->comm = comm;
 	if (comm_rank(comm) == 0) {
-		char *d1 = xstrdup(path), *d2 = xstrdup(path);
-		if (!d1 || !d2) {
-			error = b2_err(B2_EIO, "out of host memory");
-		} else {
-			const char *dir = dirname(d1), *base = basename(d2);
-			struct stat st;
-			if (!*base || !strcmp(base, "/") || !strcmp(base, ".") || !strcmp(base, ".."))
-				error = b2_err(B2_EUSAGE, "%s: not a file name", path);
-			else if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-				error = b2_err(B2_EIO, "%s: is a directory", path);
-			else if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-				error = b2_err(B2_EIO, "cannot write %s: directory %s does not exist", path, dir);
-			else if (access(dir, W_OK) != 0)
-				error = b2_err(B2_EIO, "cannot write %s: directory %s is not writable", path, dir);
-			else
-				error = b2_tmp_name(tmp, sizeof tmp, path);
-		}
-		free(d1);
-		free(d2);
+		error = b2_output_ok("-o", path, 0);
+		if (!error)
+			error = b2_tmp_name(tmp, sizeof tmp, path);
 	}
 	/* every rank knows the temporary, so that any of them removes it */
 	B2_TRY(b2_mpi_ok(MPI_Bcast(&error, 1, MPI_INT, 0, comm), "MPI_Bcast"));
@@ -387,25 +371,29 @@ int b2_h5_open(hid_t *file, const char *path, MPI_Comm comm, const char *expect)
 	hid_t fapl = -1;
 	*file = -1;
 	if (comm_rank(comm) == 0) {
-		int fd = open(path, O_RDONLY);
-		if (fd < 0)
-			why = 1, errno = errno;
-		else {
+		/* a FIFO or a device is refused before it is opened: opening one
+		 * can wait for a writer, or act on the device */
+		struct stat st;
+		int fd = stat(path, &st) != 0 ? -1 : !S_ISREG(st.st_mode) ? -2
+		         : open(path, O_RDONLY | O_NONBLOCK);
+		if (fd == -1)
+			why = 1, b2_err(B2_EIO, "cannot open %s: %s", path, strerror(errno));
+		else if (fd == -2 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+			why = 3, b2_input_mode_ok(path, st.st_mode);
+		if (fd >= 0) {
 			char sig[8] = {0};
-			ssize_t n = read(fd, sig, 8);
+			ssize_t n = why ? 8 : read(fd, sig, 8);
 			close(fd);
-			if (n != 8 || memcmp(sig, "\211HDF\r\n\032\n", 8) != 0)
+			if (!why && (n != 8 || memcmp(sig, "\211HDF\r\n\032\n", 8) != 0))
 				why = 2;
 		}
-		if (why == 1)
-			b2_err(B2_EIO, "cannot open %s: %s", path, strerror(errno));
-		else if (why == 2)
+		if (why == 2)
 			b2_err(B2_EDATA, "%s: not an HDF5 file (expected a bfs2d %s file)", path,
 			       expect ? expect : "HDF5");
 	}
 	MPI_Bcast(&why, 1, MPI_INT, 0, comm);
 	if (why)
-		return why == 1 ? B2_EIO : B2_EDATA;
+		return why == 2 ? B2_EDATA : B2_EIO;
 	fapl = make_fapl(comm);
 	if (fapl < 0)
 		B2_FAIL(B2_EIO, "cannot set up HDF5 file access for %s", path);
@@ -756,12 +744,7 @@ int b2_dset_open(hid_t *dset, hid_t loc, const char *name, hid_t type, int rank,
 	int error = 0;
 	hid_t s = -1, t = -1;
 	hsize_t d[2] = {0, 0};
-	*dset = -1;
-	if (H5Lexists(loc, name, H5P_DEFAULT) <= 0)
-		B2_FAIL0(B2_EDATA, "%s: dataset %s is missing", where, name);
-	*dset = H5Dopen2(loc, name, H5P_DEFAULT);
-	if (*dset < 0)
-		B2_FAIL0(B2_EDATA, "%s: cannot open dataset %s", where, name);
+	B2_TRY(b2_dset_open_any(dset, loc, name, where));
 	s = H5Dget_space(*dset);
 	t = H5Dget_type(*dset);
 	if (s < 0 || t < 0 || H5Sget_simple_extent_ndims(s) != rank)

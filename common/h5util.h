@@ -111,7 +111,15 @@ int b2_attr_copy(hid_t dst, hid_t src, const char *name, const char *where);
  * one-rank comm): parallel filtered writes are not in Debian's HDF5. */
 int b2_dset_create(hid_t *dset, hid_t loc, const char *name, hid_t type,
                    int rank, const uint64_t *dims, uint64_t chunk_rows, int deflate);
-/* Opens a dataset and checks its rank, type class/size and column count
+/* Inputs (h5input.c). A dataset-access (and link-access) property list that
+ * refuses to follow external links: an input's objects are read from the
+ * file itself, never from a file a link names (it may be a FIFO). */
+hid_t b2_h5_lapl(void);
+/* Opens dataset `name` of an input; B2_EDATA naming `where` and the dataset
+ * when it is missing, reached through an external link, virtual, stored in
+ * external files, or stored with a filter this HDF5 lacks (named). */
+int b2_dset_open_any(hid_t *dset, hid_t loc, const char *name, const char *where);
+/* Opens a dataset (b2_dset_open_any) and checks its rank, type class/size and column count
  * (cols 0: rank 1). Fails with B2_EDATA naming `where` and the dataset. */
 int b2_dset_open(hid_t *dset, hid_t loc, const char *name, hid_t type, int rank,
                  uint64_t cols, const char *where);

@@ -11,10 +11,11 @@ static int verbosity;
 void b2_log_set_verbosity(int v) { verbosity = v; }
 int b2_log_verbosity(void) { return verbosity; }
 
+/* messages are one line each: control characters from input strings shown
+ * escaped (b2_msg_clean) */
 #define VPRINT(prefix) do { \
-	va_list ap; va_start(ap, fmt); \
-	fprintf(stderr, "%s: " prefix, b2_prog); vfprintf(stderr, fmt, ap); \
-	fputc('\n', stderr); fflush(stderr); va_end(ap); } while (0)
+	va_list ap; char msg_[2048]; va_start(ap, fmt); vsnprintf(msg_, sizeof msg_, fmt, ap); va_end(ap); \
+	b2_msg_clean(msg_); fprintf(stderr, "%s: " prefix "%s\n", b2_prog, msg_); fflush(stderr); } while (0)
 
 void b2_info(const char *fmt, ...)
 {
@@ -31,10 +32,9 @@ void b2_debug(const char *fmt, ...)
 void b2_warn(const char *fmt, ...)
 {
 	if (b2_nranks > 1) {
-		va_list ap; va_start(ap, fmt);
-		fprintf(stderr, "%s [rank %d]: warning: ", b2_prog, b2_rank);
-		vfprintf(stderr, fmt, ap); fputc('\n', stderr); fflush(stderr);
-		va_end(ap);
+		va_list ap; char msg_[2048]; va_start(ap, fmt); vsnprintf(msg_, sizeof msg_, fmt, ap); va_end(ap);
+		b2_msg_clean(msg_);
+		fprintf(stderr, "%s [rank %d]: warning: %s\n", b2_prog, b2_rank, msg_); fflush(stderr);
 	} else {
 		VPRINT("warning: ");
 	}
@@ -72,8 +72,14 @@ static int progress_wanted(void)
 	return verbosity >= 1 || isatty(STDERR_FILENO) || watched();
 }
 
-/* A live line ("\r") for a terminal or a watched pipe; a log gets lines. */
-static int live(void) { return isatty(STDERR_FILENO) || watched(); }
+/* A live line ("\r") for a terminal, or where the launcher says the job has
+ * one (Slurm's srun --pty); anything else is a log (a pipe, a file, a batch
+ * job's output), which gets whole lines at a modest rate, however progress
+ * was asked for. */
+static int live(void) { return isatty(STDERR_FILENO) || getenv("SLURM_PTY_PORT") != NULL; }
+/* seconds between lines: a live line, and a log's */
+#define LIVE_EVERY 0.25
+#define LOG_EVERY 10.0
 
 static void fmt_secs(char *buf, size_t n, double s)
 {
@@ -101,9 +107,8 @@ void b2_progress_step(b2_progress *p, double done)
 	if (!p->active)
 		return;
 	double now = b2_now();
-	/* a terminal gets a live line; a log file a line every 10 s */
 	int tty = live();
-	if (now - p->last < (tty ? 0.25 : 10.0))
+	if (now - p->last < (tty ? LIVE_EVERY : LOG_EVERY))
 		return;
 	p->last = now;
 	double el = now - p->t0, rate = el > 0 ? done / el : 0;
@@ -121,8 +126,9 @@ void b2_progress_end(b2_progress *p)
 	double el = b2_now() - p->t0;
 	char t[32];
 	fmt_secs(t, sizeof t, el);
-	fprintf(stderr, "%s: %s done in %s (%.3g %s/s)          \n", b2_prog, p->what, t,
-	        el > 0 ? p->total / el : 0.0, p->unit);
+	/* on a live line, spaces wipe what is left of the last update */
+	fprintf(stderr, "%s: %s done in %s (%.3g %s/s)%s\n", b2_prog, p->what, t,
+	        el > 0 ? p->total / el : 0.0, p->unit, live() ? "          " : "");
 	fflush(stderr);
 	p->active = 0;
 }

@@ -118,6 +118,6 @@ void b2_provenance_text(char *buf, size_t n, const char *prefix)
 	snprintf(buf, n,
 	         "%screated_utc %s\n%screated_on %s\n%sprogram_version %s %s\n%sgit_commit %s\n"
 	         "%smpi_version %s\n%shdf5_version %s\n",
-	         prefix, utc, prefix, host, prefix, b2_prog, version, prefix, B2_GIT_COMMIT, prefix, mpi,
-	         prefix, hdf5);
+	         prefix, utc, prefix, b2_text(host), prefix, b2_prog, b2_text(version), prefix,
+	         b2_text(B2_GIT_COMMIT), prefix, b2_text(mpi), prefix, hdf5);
 }

@@ -125,10 +125,6 @@ static int export_edges(const opts *o)
 		B2_FAIL(B2_EDATA, "%s: num_vertices = %lld, num_edges = %lld, /edges has %llu rows: expected "
 		        "N >= 1 and num_edges = the rows", o->input, (long long)N, (long long)M,
 		        (unsigned long long)rows);
-	{
-		const char *in[1] = {o->input};
-		B2_TRY(b2_check_output("-o", path, in, 1, 0));
-	}
 	B2_TRY(b2_alloc(&buf, ROWS * 16, "edge buffer"));
 	B2_TRY(b2_alloc(&text, ROWS * 64, "text buffer"));
 	B2_TRY(b2_fout_open(&out, path));
@@ -139,7 +135,7 @@ static int export_edges(const opts *o)
 		        o->symmetric ? "symmetric" : "general");
 		fprintf(out.f, "%% bfs2d edge file %s: %lld vertices, %lld tuples, directed %lld, "
 		        "fingerprint %016llx\n%% entry (i, j) is the tuple (i-1, j-1)%s\n%s",
-		        o->input, (long long)N, (long long)M, (long long)directed,
+		        b2_text(o->input), (long long)N, (long long)M, (long long)directed,
 		        (unsigned long long)fp_attr, o->symmetric ? " or (j-1, i-1)" : "", prov);
 		fprintf(out.f, "%lld %lld %lld\n", (long long)N, (long long)N, (long long)M);
 	}
@@ -210,6 +206,7 @@ int main(int argc, char **argv)
 	if (error)
 		return error;
 	B2_TRY(parse(&o, argc, argv));
+	B2_TRY(b2_check_output("-o", o.std.output, (const char *const *)&o.input, 1, 0));
 	if (b2_rank == 0)
 		error = export_edges(&o);
 done:

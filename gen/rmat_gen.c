@@ -228,6 +228,7 @@ int main(int argc, char **argv)
 		goto done;
 	}
 
+	B2_TRY(b2_check_output("-o", o.std.output, NULL, 0, 0));
 	double t_start = b2_now(), tgen = 0, twrite = 0;
 	uint64_t myfp = 0;
 	uint64_t lo, hi, n = UINT64_C(1) << g.scale;

@@ -198,10 +198,7 @@ static int sniff(info *in, int *fd, snap_src *src, snap_lr *lr, const opts *o)
 		B2_FAIL(B2_EIO, "cannot open %s: %s", path, strerror(errno));
 	if (fstat(*fd, &st) != 0)
 		B2_FAIL(B2_EIO, "cannot read %s: %s", path, strerror(errno));
-	if (S_ISDIR(st.st_mode))
-		B2_FAIL(B2_EIO, "cannot read %s: it is a directory", path);
-	if (!S_ISREG(st.st_mode))
-		B2_FAIL(B2_EIO, "cannot read %s: not a regular file", path);
+	B2_TRY(b2_input_mode_ok(path, st.st_mode));
 	in->size = (uint64_t)st.st_size;
 	if (in->size == 0)
 		B2_FAIL(B2_EDATA, "%s: line 1: empty file: expected a SNAP edge list or a Matrix Market file", path);
@@ -777,13 +774,13 @@ static int run(int argc, char **argv)
 	t_relabel = b2_now() - t0 - t_parse;
 	c_relabel = cpu_now() - c0 - c_parse;
 	if (first.has && first.edges != M)
-		b2_warn0("%s: line %llu: the header says %llu edges, the data has %llu tuples (the data is used)",
+		b2_warn0("%s: line %llu: the header says %lld edges, the data has %llu tuples (the data is used)",
 		         o.input, (unsigned long long)(line_off[first.block] + first.line),
-		         (unsigned long long)first.edges, (unsigned long long)M);
+		         (long long)first.edges, (unsigned long long)M);
 	if (first.has && first.nodes != rl.num_vertices)
-		b2_warn0("%s: line %llu: the header says %llu nodes, the data has %llu distinct vertex ids "
+		b2_warn0("%s: line %llu: the header says %lld nodes, the data has %llu distinct vertex ids "
 		         "(the data is used)", o.input, (unsigned long long)(line_off[first.block] + first.line),
-		         (unsigned long long)first.nodes, (unsigned long long)rl.num_vertices);
+		         (long long)first.nodes, (unsigned long long)rl.num_vertices);
 	uint64_t fp = 0;
 	B2_TRY(write_output(&o, &st, &bl, row_off, M, &rl, directed, &fp));
 	t_write = b2_now() - t0 - t_parse - t_relabel;

@@ -160,11 +160,12 @@ static void snap_comment(snap_parser *ps, const char *line, size_t len)
 		char *a = strstr(c, "Nodes:"), *b = strstr(c, "Edges:");
 		if (a && b) {
 			char *e1, *e2;
-			unsigned long long nn = strtoull(a + 6, &e1, 10), ne = strtoull(b + 6, &e2, 10);
+			/* signed: a negative count is echoed as written */
+			long long nn = strtoll(a + 6, &e1, 10), ne = strtoll(b + 6, &e2, 10);
 			if (e1 != a + 6 && e2 != b + 6) {
 				ps->hdr_has = 1;
-				ps->hdr_nodes = nn;
-				ps->hdr_edges = ne;
+				ps->hdr_nodes = (uint64_t)nn;
+				ps->hdr_edges = (uint64_t)ne;
 				ps->hdr_block = ps->block;
 				ps->hdr_line = ps->lines + 1;
 			}

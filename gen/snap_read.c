@@ -401,6 +401,14 @@ int snap_mm_header(snap_mm *mm, snap_lr *r, snap_err *e)
 		             (unsigned long long)mm->rows, (unsigned long long)mm->cols);
 		{ error = B2_EDATA; goto done; }
 	}
+	/* vertex i keeps id i + 1 in /vertex_ids (8 bytes each): a size that no
+	 * file or memory can hold is bad data, refused before any data is read */
+	uint64_t idbytes;
+	if (!b2_mul_ok(&idbytes, mm->rows, sizeof(int64_t)) || idbytes > (uint64_t)INT64_MAX) {
+		snap_err_set(e, SNAP_ABS, lineno, "the size line declares %llu vertices: their ids "
+		             "(/vertex_ids, 8 bytes each) would pass 2^63 bytes", (unsigned long long)mm->rows);
+		{ error = B2_EDATA; goto done; }
+	}
 	mm->size_line = lineno;
 	mm->lines = lineno;
 done:

@@ -870,7 +870,7 @@ int snap_declared(snap_relabel_out *out, snap_store *st, uint64_t n, MPI_Comm co
 	out->base = lo;
 	out->count = hi - lo;
 	out->mode = SNAP_MAP_DECLARED;
-	error = b2_alloc(&out->ids, out->count * sizeof(int64_t), "vertex ids");
+	error = b2_alloc_n(&out->ids, out->count, sizeof(int64_t), "vertex ids");
 	if (!error)
 		for (uint64_t k = 0; k < out->count; k++)
 			out->ids[k] = (int64_t)(lo + k + 1);

@@ -28,7 +28,11 @@ static const char help[] =
 	"  -m, --mem BYTES     memory budget per rank for edges in flight (suffixes\n"
 	"                      K, M, G, T; default: a quarter of physical memory shared\n"
 	"                      by the ranks on the node). Beyond it, sorted runs are\n"
-	"                      spilled to temporary files beside the output.\n"
+	"                      spilled to temporary files beside the output. The\n"
+	"                      per-vertex arrays (16 bytes per column a rank holds)\n"
+	"                      must fit in it, or in the default where --mem is\n"
+	"                      smaller; a graph whose do not is refused (exit 4)\n"
+	"                      with the memory it needs.\n"
 	"  -v, --verbose       progress, phase times, peak memory per rank\n"
 	"  -q, --quiet         errors only\n"
 	"      --progress      progress even under mpiexec, whose stderr is a pipe\n"
@@ -377,7 +381,8 @@ int main(int argc, char **argv)
 		error = b2_usage_err("-o PART.h5 is required");
 		goto done;
 	}
-	pt.mem = default_mem();
+	uint64_t dflt_mem = default_mem();
+	pt.mem = dflt_mem;
 	if (mem_s)
 		B2_TRY(parse_bytes(&pt.mem, mem_s));
 	pt.edges_path = argv[optind];
@@ -443,6 +448,35 @@ int main(int argc, char **argv)
 		pt.T = T;
 		pt.S = S;
 	}
+	/* ---- the per-vertex arrays (column pointers, degree counts: 16 bytes
+	 * per column of a rank's CSC) within the budget too, or the default one
+	 * where --mem is smaller (a test's tiny --mem bounds edges only); and the
+	 * output's per-vertex datasets within the disk. N comes from the input:
+	 * a small file can declare a huge graph ---- */
+	{
+		uint64_t v = 0, vmax = 0, lim = pt.mem > dflt_mem ? pt.mem : dflt_mem, out_bytes = 0, a, b;
+		if (!b2_mul_ok(&v, pt.NC + 1, 2 * sizeof(uint64_t)))
+			v = UINT64_MAX;
+		B2_TRY(b2_mpi_ok(MPI_Allreduce(&v, &vmax, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD),
+		                 "MPI_Allreduce"));
+		if (vmax > lim) {
+			error = b2_err0(B2_EIO, "%s: N = %lld vertices on a %dx%d grid need %.4g GiB per rank for "
+			                "the per-vertex arrays (column pointers and degree counts, 16 bytes per "
+			                "column a rank holds), more than the budget of %.4g GiB per rank (%s): give "
+			                "--mem %.4gG or more, or more ranks", pt.edges_path, (long long)pt.N, pt.R,
+			                pt.C, (double)vmax / 1073741824.0, (double)lim / 1073741824.0,
+			                lim == pt.mem && mem_s ? "--mem" : "the default, a quarter of this node's "
+			                "memory per rank", (double)vmax / 1073741824.0 + 0.001);
+			goto done;
+		}
+		if (b2_mul_ok(&a, pt.RC, pt.bR + 1) && b2_mul_ok(&a, a, 8) && b2_mul_ok(&b, (uint64_t)pt.N, 8))
+			out_bytes = a + b;
+		else
+			out_bytes = UINT64_MAX;
+		if (b2_rank == 0)
+			error = b2_check_space(pt.out_path, out_bytes);
+		B2_TRY(b2_agree(error, MPI_COMM_WORLD));
+	}
 	b2_debug("N = %lld, M = %lld, grid %dx%d, b = %llu, %d rank(s), budget %.1f MiB per rank",
 	         (long long)pt.N, (long long)pt.M, pt.R, pt.C, (unsigned long long)pt.b, pt.P,
 	         (double)pt.mem / 1048576.0);
@@ -451,16 +485,12 @@ int main(int argc, char **argv)
 	B2_TRY(b2_h5_create(&out, pt.out_path, MPI_COMM_WORLD, "bfs2d-partition", 1));
 	have_out = 1;
 	{
-		char *d1 = strdup(pt.out_path), *d2 = strdup(pt.out_path);
 		long pid = (long)getpid();
+		char tag[64];
 		error = b2_mpi_ok(MPI_Bcast(&pid, 1, MPI_LONG, 0, MPI_COMM_WORLD), "MPI_Bcast");
-		if (d1 && d2)
-			snprintf(pt.spill_prefix, sizeof pt.spill_prefix, "%s/.%s.spill-%ld-r%d", dirname(d1),
-			         basename(d2), pid, pt.me);
-		free(d1);
-		free(d2);
-		if (!error && !pt.spill_prefix[0])
-			error = b2_err(B2_EIO, "out of host memory");
+		snprintf(tag, sizeof tag, "spill-%ld-r%d", pid, pt.me);
+		if (!error)
+			error = b2_side_name(pt.spill_prefix, sizeof pt.spill_prefix, pt.out_path, tag);
 	}
 	B2_TRY(b2_agree(error, MPI_COMM_WORLD));
 	B2_TRY(b2_agree(part_store_alloc(&pt), MPI_COMM_WORLD));

@@ -1,8 +1,10 @@
 /* baseline.c — --baseline OLD.json: the speed-up of each run over the run
  * of the same graph (edges_fingerprint, or the graph's name in reports that
- * predate it) and grid in an earlier JSON report of bfs-report. A small
+ * predate it) and grid in an earlier JSON report of bfs-report, and a
+ * verdict that weighs it against the spread of both runs' searches. A small
  * JSON reader, enough for any JSON text: values are parsed in full, and
- * only runs[].{edges_fingerprint, graph, grid, harmonic_mean_TEPS} kept. */
+ * only runs[].{run, edges_fingerprint, graph, grid, harmonic_mean_TEPS,
+ * harmonic_stddev_TEPS, git_commit} kept. */
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -13,8 +15,8 @@
 #include "report.h"
 
 typedef struct brun {
-	char fp[32], graph[256], grid[64];
-	double hmean;
+	char fp[32], graph[256], grid[64], commit[64];
+	double hmean, hstd, number;
 } brun;
 
 typedef struct jp {
@@ -128,7 +130,7 @@ static int jarray(jp *p, int runs)
 			}
 			brun *r = &p->runs[p->nruns++];
 			memset(r, 0, sizeof *r);
-			r->hmean = NAN;
+			r->hmean = r->hstd = r->number = NAN;
 			B2_TRY(jobject(p, r));
 		} else
 			B2_TRY(jvalue(p, NULL, NULL));
@@ -163,6 +165,7 @@ static int jvalue(jp *p, brun *r, const char *key)
 		if (r && key && !strcmp(key, "edges_fingerprint")) dst = r->fp, n = sizeof r->fp;
 		else if (r && key && !strcmp(key, "graph")) dst = r->graph, n = sizeof r->graph;
 		else if (r && key && !strcmp(key, "grid")) dst = r->grid, n = sizeof r->grid;
+		else if (r && key && !strcmp(key, "git_commit")) dst = r->commit, n = sizeof r->commit;
 		error = jstring(p, dst, n);
 	} else if (!strncmp(p->s, "true", 4) || !strncmp(p->s, "null", 4))
 		p->s += 4;
@@ -177,10 +180,31 @@ static int jvalue(jp *p, brun *r, const char *key)
 			p->s = end;
 			if (r && key && !strcmp(key, "harmonic_mean_TEPS"))
 				r->hmean = v;
+			if (r && key && !strcmp(key, "harmonic_stddev_TEPS"))
+				r->hstd = v;
+			if (r && key && !strcmp(key, "run"))
+				r->number = v;
 		}
 	}
 	p->depth--;
 	return error;
+}
+
+/* The difference of two harmonic means against the noise of both:
+ * harmonic_stddev_TEPS is Graph500's standard error of the harmonic mean, so
+ * a difference beyond twice the two combined (sqrt(a^2 + b^2)) is "faster"
+ * or "slower", anything less "within noise"; with no spread known (a run of
+ * one search) there is no verdict. */
+const char *baseline_verdict(double hmean, double hstd, double base, double base_std)
+{
+	double band = 2.0 * sqrt(hstd * hstd + base_std * base_std);
+	if (!isfinite(band))
+		return "undecided (no spread: one search)";
+	if (hmean - base > band)
+		return "faster";
+	if (base - hmean > band)
+		return "slower";
+	return "within noise";
 }
 
 int apply_baseline(const char *path, run *runs, int nruns)
@@ -190,8 +214,11 @@ int apply_baseline(const char *path, run *runs, int nruns)
 	char *text = NULL;
 	size_t len = 0, cap = 0;
 	jp p = {0};
-	for (int i = 0; i < nruns; i++)
-		runs[i].baseline_speedup = NAN;
+	for (int i = 0; i < nruns; i++) {
+		runs[i].baseline_speedup = runs[i].baseline_hmean = runs[i].baseline_hstd = NAN;
+		runs[i].baseline_run = 0;
+		runs[i].baseline_verdict = NULL;
+	}
 	if ((f = fopen(path, "r")) == NULL)
 		B2_FAIL(B2_EIO, "cannot read %s: %s", path, strerror(errno));
 	for (;;) {
@@ -232,6 +259,12 @@ int apply_baseline(const char *path, run *runs, int nruns)
 			int same = b->fp[0] ? !strcmp(b->fp, fp) : !strcmp(b->graph, r->graph);
 			if (same && !strcmp(b->grid, grid) && b->hmean > 0 && r->nused > 0) {
 				r->baseline_speedup = r->hmean_teps / b->hmean;
+				r->baseline_hmean = b->hmean;
+				r->baseline_hstd = b->hstd;
+				r->baseline_run = isfinite(b->number) && b->number >= 1 ? (int)b->number : k + 1;
+				snprintf(r->baseline_commit, sizeof r->baseline_commit, "%s",
+				         b->commit[0] ? b->commit : "unknown");
+				r->baseline_verdict = baseline_verdict(r->hmean_teps, r->hstd_teps, b->hmean, b->hstd);
 				matched++;
 				break;
 			}

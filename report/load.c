@@ -56,10 +56,8 @@ static int dset_dims(uint64_t *d0, uint64_t *d1, hid_t f, const char *name, int 
 	int error = 0;
 	hid_t d = -1, s = -1;
 	hsize_t d_[2] = {0, 0};
-	if (H5Lexists(f, name, H5P_DEFAULT) <= 0)
-		B2_FAIL(B2_EDATA, "%s: dataset %s is missing", where, name);
-	d = H5Dopen2(f, name, H5P_DEFAULT);
-	s = d >= 0 ? H5Dget_space(d) : -1;
+	B2_TRY(b2_dset_open_any(&d, f, name, where));
+	s = H5Dget_space(d);
 	if (s < 0)
 		B2_FAIL(B2_EDATA, "%s: cannot open dataset %s", where, name);
 	if (H5Sget_simple_extent_ndims(s) != rank)
@@ -89,8 +87,11 @@ static int read_all(void *out, hid_t f, const char *name, hid_t memtype, int64_t
 	if ((int64_t)n != rows)
 		B2_FAIL(B2_EDATA, "%s: dataset %s has %llu rows, expected %lld", where, name,
 		        (unsigned long long)n, (long long)rows);
-	B2_TRY(b2_alloc(&buf, (size_t)(rows ? rows : 1) * (cols ? cols : 1) * H5Tget_size(memtype),
-	                name));
+	uint64_t cells = 0;
+	if (!b2_mul_ok(&cells, (uint64_t)(rows ? rows : 1), cols ? cols : 1))
+		B2_FAIL(B2_EDATA, "%s: dataset %s of %lld x %llu values: more than this report can hold",
+		        where, name, (long long)rows, (unsigned long long)cols);
+	B2_TRY(b2_alloc_n(&buf, cells, H5Tget_size(memtype), name));
 	if (rows > 0)
 		B2_TRY(b2_dset_read_rows(d, memtype, 0, (uint64_t)rows, buf, 0));
 	*(void **)out = buf;
@@ -128,6 +129,42 @@ done:
 	return error;
 }
 
+/* The run's shape must be one story: num_ranks = grid_rows x grid_cols
+ * (bfs-gpu runs on exactly R x C ranks), num_gpus 0 (CPU) or one per rank,
+ * the backend saying the same, and the device list ("P x NAME", gpu_names)
+ * counting the ranks. Anything else would turn into wrong rates per GPU. */
+static int check_ranks(run *r, hid_t f, const char *path)
+{
+	int error = 0;
+	char **names = NULL;
+	size_t nnames = 0;
+	long long p = 0;
+	if (r->ranks < 1 || r->rows > INT64_MAX / r->cols || r->ranks != r->rows * r->cols)
+		B2_FAIL(B2_EDATA, "%s: attribute num_ranks is %lld, but the grid %lldx%lld has %lld ranks", path,
+		        (long long)r->ranks, (long long)r->rows, (long long)r->cols,
+		        r->rows <= INT64_MAX / r->cols ? (long long)(r->rows * r->cols) : -1LL);
+	if (r->gpus != 0 && r->gpus != r->ranks)
+		B2_FAIL(B2_EDATA, "%s: attribute num_gpus is %lld, expected 0 (CPU backend) or num_ranks = %lld "
+		        "(one GPU per rank)", path, (long long)r->gpus, (long long)r->ranks);
+	if ((strcmp(r->backend, "cpu") == 0 && r->gpus != 0) || (strcmp(r->backend, "cuda") == 0 && r->gpus == 0))
+		B2_FAIL(B2_EDATA, "%s: attribute num_gpus is %lld, which backend '%s' contradicts", path,
+		        (long long)r->gpus, r->backend);
+	if (r->devices && sscanf(r->devices, "%lld x ", &p) == 1 && p != r->ranks)
+		B2_FAIL(B2_EDATA, "%s: attribute devices says %lld devices, but num_ranks is %lld", path, p,
+		        (long long)r->ranks);
+	if (b2_attr_exists(f, "gpu_names")) {
+		B2_TRY(b2_attr_get_strv(&names, &nnames, f, "gpu_names", path));
+		if ((int64_t)nnames != r->ranks)
+			B2_FAIL(B2_EDATA, "%s: attribute gpu_names has %zu entries, but num_ranks is %lld", path,
+			        nnames, (long long)r->ranks);
+	}
+done:
+	for (size_t k = 0; k < nnames; k++)
+		free(names[k]);
+	free(names);
+	return error;
+}
+
 int run_load_bfs(run *r, const char *path)
 {
 	int error = 0;
@@ -156,9 +193,19 @@ int run_load_bfs(run *r, const char *path)
 	r->seed = 0;
 	if (b2_attr_exists(f, "seed"))
 		B2_TRY(b2_attr_get_u64(&r->seed, f, "seed", path));
+	B2_TRY(b2_attr_opt_str(&r->run_id, f, "run_id", path));
+	B2_TRY(b2_attr_opt_str(&r->direction, f, "direction", path));
+	B2_TRY(b2_attr_opt_str(&r->bitmap, f, "bitmap", path));
+	B2_TRY(b2_attr_opt_f64(&r->alpha, NULL, f, "alpha", path, NAN));
+	B2_TRY(b2_attr_opt_f64(&r->beta, NULL, f, "beta", path, NAN));
+	B2_TRY(b2_attr_opt_i64(&r->warmup, NULL, f, "warmup", path, -1));
+	B2_TRY(b2_attr_opt_i64(&r->ept, NULL, f, "edges_per_thread", path, -1));
+	B2_TRY(b2_attr_opt_f64(&r->load_read_time, NULL, f, "load_read_time", path, NAN));
+	B2_TRY(b2_attr_opt_f64(&r->load_build_time, NULL, f, "load_build_time", path, NAN));
 	if (r->N < 1 || r->M < 0 || r->rows < 1 || r->cols < 1)
 		B2_FAIL(B2_EDATA, "%s: bad attributes: num_vertices %lld, num_input_edges %lld, grid %lldx%lld",
 		        path, (long long)r->N, (long long)r->M, (long long)r->rows, (long long)r->cols);
+	B2_TRY(check_ranks(r, f, path));
 	B2_TRY(dset_dims(&k0, NULL, f, "roots", 1, path));
 	r->K = (int64_t)k0;
 	if (r->K == 0)
@@ -226,7 +273,16 @@ int run_load_valid(run *r, const char *path)
 	B2_TRY(b2_h5_open(&f, path, MPI_COMM_SELF, "bfs2d-validation"));
 	B2_TRY(b2_attr_get_str(&bfs_file, f, "bfs_file", path));
 	B2_TRY(b2_attr_get_u64(&fp, f, "edges_fingerprint", path));
-	if (strcmp(base_name(bfs_file), base_name(r->bfs_path)) != 0)
+	B2_TRY(b2_attr_opt_str(&r->v_run_id, f, "bfs_run_id", path));
+	/* the run id says which run was validated; files of builds that wrote
+	 * none are matched by the BFS file's name as they were */
+	if (r->run_id || r->v_run_id) {
+		if (!r->run_id || !r->v_run_id || strcmp(r->run_id, r->v_run_id) != 0)
+			B2_FAIL(B2_EDATA, "%s validates run %s, but %s is run %s: not its validation file "
+			        "(give each BFS file followed by its own validation file)", path,
+			        r->v_run_id ? r->v_run_id : "(none recorded)", r->bfs_path,
+			        r->run_id ? r->run_id : "(none recorded)");
+	} else if (strcmp(base_name(bfs_file), base_name(r->bfs_path)) != 0)
 		B2_FAIL(B2_EDATA, "%s validates '%s', not %s: give each BFS file followed by its own validation file",
 		        path, bfs_file, r->bfs_path);
 	if (fp != r->fp)
@@ -393,6 +449,23 @@ int run_derive(run *r, const report_opts *o)
 		                                               sqrt((double)(r->nused - 1)))
 		                            : NAN;
 	}
+	/* Graph500's construction_time: building the search structure from the
+	 * edge list, partition2d's work and the part of bfs-gpu's load that
+	 * builds (CSR copy, device arrays), when the file records it */
+	r->construction_time = r->part_time;
+	if (isfinite(r->part_time) && isfinite(r->load_build_time))
+		r->construction_time = r->part_time + r->load_build_time;
+	/* noise: the spread of the work rate (seconds per edge, so that roots in
+	 * components of other sizes compare), and Graph500's count of searches */
+	r->time_max_over_min = r->spe_cv = NAN;
+	r->noisy = 0;
+	if (r->nused > 0) {
+		r->time_max_over_min = r->time_st.max / r->time_st.min;
+		if (r->nused > 1)
+			r->spe_cv = r->spe_st.std / r->spe_st.mean;
+		r->noisy = isfinite(r->spe_cv) && r->spe_cv > REPORT_NOISY_CV;
+	}
+	r->few_searches = r->nused < REPORT_GRAPH500_NBFS;
 	if (r->Kp > 0) {
 		B2_TRY(get_stats(&r->valid_st, r->v_time, r->Kp));
 		r->has_valid_st = 1;
@@ -424,6 +497,7 @@ void run_free(run *r)
 	free(r->status); free(r->v_row); free(r->used);
 	free(r->u_time); free(r->u_nedge); free(r->u_teps); free(r->frontier_mean);
 	free(r->ldir); free(r->lexam); free(r->expdir); free(r->dir_bu); free(r->roots_from);
+	free(r->run_id); free(r->v_run_id); free(r->direction); free(r->bitmap);
 	for (int i = 0; i < NPROV; i++) {
 		free(r->prov[i]);
 		free(r->vprov[i]);

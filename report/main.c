@@ -30,9 +30,14 @@ static const char help[] =
 	"                       showing them all (default: no plots)\n"
 	"      --append FILE    also add one CSV row per run to FILE (created with its\n"
 	"                       header if missing; the columns are fixed, so the file\n"
-	"                       collects a campaign's results)\n"
-	"      --baseline OLD   add a column: speed-up over the run of the same graph and\n"
-	"                       grid in OLD, an earlier report of --format json\n"
+	"                       collects a campaign's results). Concurrent appends queue\n"
+	"                       on a lock file .FILE.lock beside it, there while one\n"
+	"                       appends. A run whose run id FILE already has is\n"
+	"                       refused (exit 2)\n"
+	"      --append-again   add such runs again all the same\n"
+	"      --baseline OLD   compare with the run of the same graph and grid in OLD, an\n"
+	"                       earlier report of --format json: speed-up, OLD's commit\n"
+	"                       and a verdict under each run, and a table column\n"
 	"      --unvalidated    accept BFS files without a validation file (their TEPS\n"
 	"                       are marked UNVALIDATED; default: refuse them)\n"
 	"      --per-search     text: also list every search (root, time, nedge, TEPS)\n"
@@ -46,15 +51,22 @@ static const char help[] =
 	"  bfs-report results/g.bfs.h5 results/g.valid.h5 --svg results/g.svg \\\n"
 	"             --append results/campaign.csv\n"
 	"\n"
+	"Runs are flagged NOISY when the coefficient of variation of their searches'\n"
+	"seconds per edge exceeds 0.25, and as no Graph500 result below 64 searches;\n"
+	"--baseline's verdict is faster/slower when the harmonic means differ by more\n"
+	"than twice their combined standard error (harmonic_stddev_TEPS), else within noise.\n"
+	"\n"
 	"Exit codes: 0 ok; 1 a search failed validation (its run is reported without it);\n"
-	"2 usage (also: a BFS file without validation and no --unvalidated); 3 bad input\n"
-	"(not a BFS or validation file, a validation file of another BFS file or graph,\n"
-	"an empty run, a --baseline that is not a JSON report, an --append file with\n"
-	"other columns); 4 cannot read or write.\n";
+	"2 usage (also: a BFS file without validation and no --unvalidated, a run the\n"
+	"--append table already has); 3 bad input (not a BFS or validation file, a\n"
+	"validation file of another run (run ids differ) or graph, an empty run,\n"
+	"num_ranks, grid and devices that disagree, a --baseline that is not a JSON\n"
+	"report, an --append file with other columns); 4 cannot read or write.\n";
 
 #define USAGE(...) do { error = b2_usage_err(__VA_ARGS__); goto done; } while (0)
 
-enum { OPT_FORMAT = 1000, OPT_SVG, OPT_UNVALIDATED, OPT_PER_SEARCH, OPT_APPEND, OPT_BASELINE };
+enum { OPT_FORMAT = 1000, OPT_SVG, OPT_UNVALIDATED, OPT_PER_SEARCH, OPT_APPEND, OPT_BASELINE,
+       OPT_APPEND_AGAIN };
 
 static int print_report(FILE *f, run *runs, int nruns, const report_opts *o, const char *format)
 {
@@ -69,12 +81,13 @@ static int print_report(FILE *f, run *runs, int nruns, const report_opts *o, con
  * --append table are staged under temporaries and renamed only when all are
  * complete; the report on stdout comes after they are staged. A plot
  * directory this run made is removed again on failure. The --append table
- * is renamed last: a rename that fails before it leaves the table as it was
- * (one that succeeded cannot be undone: it replaced the old rows). */
+ * is renamed last: a rename that fails before it leaves the table as it
+ * was, and the outputs renamed before it are put back (b2_fout_undo). */
 static int write_outputs(run *runs, int nruns, const report_opts *o, const char *format,
                          const char *output, const char *svgdir)
 {
-	int error = 0, made_dir = 0;
+	int error = 0, made_dir = 0, lock = -1;
+	char *lockpath = NULL;
 	b2_fout rep = {0}, csv = {0}, svg[REPORT_NSVG];
 	struct stat st;
 	memset(svg, 0, sizeof svg);
@@ -90,7 +103,7 @@ static int write_outputs(run *runs, int nruns, const report_opts *o, const char 
 		B2_TRY(write_svgs(svg, svgdir, runs, nruns, o));
 	}
 	if (o->append)
-		B2_TRY(append_csv(&csv, o->append, runs, nruns));
+		B2_TRY(append_csv(&csv, &lock, &lockpath, o->append, runs, nruns, o->append_again));
 	if (output) {
 		B2_TRY(b2_fout_open(&rep, output));
 		error = print_report(rep.f, runs, nruns, o, format);
@@ -113,15 +126,17 @@ static int write_outputs(run *runs, int nruns, const report_opts *o, const char 
 		B2_TRY(b2_fout_commit(&csv));
 done:
 	/* a rename that failed midway: the outputs renamed before it go too */
-	if (error && rep.committed)
-		unlink(rep.path);
+	if (error)
+		b2_fout_undo(&rep);
 	for (int k = 0; k < REPORT_NSVG; k++) {
-		if (error && svg[k].committed)
-			unlink(svg[k].path);
+		if (error)
+			b2_fout_undo(&svg[k]);
 		b2_fout_discard(&svg[k]);
 	}
 	b2_fout_discard(&rep);
 	b2_fout_discard(&csv);
+	/* the table is renamed (or left as it was): the next append may read it */
+	unlock_table(&lock, &lockpath);
 	if (made_dir) {
 		b2_tmp_forget(svgdir);
 		if (error)
@@ -144,6 +159,7 @@ int main(int argc, char **argv)
 		{"unvalidated", no_argument, 0, OPT_UNVALIDATED},
 		{"per-search", no_argument, 0, OPT_PER_SEARCH},
 		{"append", required_argument, 0, OPT_APPEND},
+		{"append-again", no_argument, 0, OPT_APPEND_AGAIN},
 		{"baseline", required_argument, 0, OPT_BASELINE},
 		B2_STD_LONGOPTS, {0, 0, 0, 0}};
 	if (error)
@@ -160,6 +176,7 @@ int main(int argc, char **argv)
 		case OPT_UNVALIDATED: o.unvalidated = 1; break;
 		case OPT_PER_SEARCH: o.per_search = 1; break;
 		case OPT_APPEND: o.append = optarg; break;
+		case OPT_APPEND_AGAIN: o.append_again = 1; break;
 		case OPT_BASELINE: o.baseline = optarg; break;
 		default:
 			B2_TRY(b2_std_option(&std, c, optarg, help));
@@ -169,17 +186,27 @@ int main(int argc, char **argv)
 		USAGE("no BFS file given");
 	if (b2_rank != 0) /* one process does the work; others only agree on the exit */
 		goto done;
-	/* inputs are never outputs: the BFS and validation files, the baseline */
+	/* the BFS and validation files and the baseline are regular files and
+	 * never outputs; the outputs are apart (the --append table is read, and
+	 * checked as an output) */
 	{
-		const char *const *in = (const char *const *)argv + optind;
+		const char **in = NULL;
+		int nin = 0, nout = 0;
+		b2_output out[3];
+		B2_TRY(b2_calloc(&in, (size_t)(argc - optind) + 1, sizeof *in, "file names"));
+		for (int i = optind; i < argc; i++)
+			in[nin++] = argv[i];
+		if (o.baseline)
+			in[nin++] = o.baseline;
 		if (std.output)
-			B2_TRY(b2_check_output("-o", std.output, in, argc - optind, 0));
+			out[nout++] = (b2_output){"-o", std.output, 0};
 		if (svgdir)
-			B2_TRY(b2_check_output("--svg", svgdir, in, argc - optind, 1));
-		if (o.baseline && std.output)
-			B2_TRY(b2_check_output("-o", std.output, (const char *const *)&o.baseline, 1, 0));
-		if (o.baseline && o.append)
-			B2_TRY(b2_check_output("--append", o.append, (const char *const *)&o.baseline, 1, 0));
+			out[nout++] = (b2_output){"--svg", svgdir, 1};
+		if (o.append)
+			out[nout++] = (b2_output){"--append", o.append, 0};
+		error = b2_check_files(out, nout, in, nin);
+		free(in);
+		B2_TRY(error);
 	}
 	B2_TRY(b2_calloc(&runs, (size_t)(argc - optind), sizeof *runs, "runs"));
 	for (int i = optind; i < argc; i++) {

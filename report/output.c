@@ -147,8 +147,9 @@ static void print_block(FILE *f, const run *r)
 	kv_g(f, "graph_generation:", r->gen_time);
 	kv_i(f, "num_mpi_processes:", r->ranks);
 	/* Graph500's construction_time: building the graph structure from the
-	 * edge list, which is partition2d's work (bfs-gpu's load is apart) */
-	kv_g(f, "construction_time:", r->part_time);
+	 * edge list: partition2d's work and bfs-gpu's build at load (the split
+	 * is in the run's header) */
+	kv_g(f, "construction_time:", r->construction_time);
 	kv_stats(f, "bfs  ", "time", &r->time_st, kv_g);
 	kv_stats(f, "", "nedge", &r->nedge_st, kv_n);
 	kv_g(f, "bfs  min_TEPS:", r->teps_min);
@@ -167,36 +168,48 @@ static void print_block(FILE *f, const run *r)
 	}
 }
 
-static void print_prov(FILE *f, const char *what, const char *path, char *const *prov)
+/* The provenance of a file; with `same` (the BFS file's), only what differs
+ * from it, so that a run's facts are printed once. */
+static void print_prov(FILE *f, const char *what, const char *path, char *const *prov,
+                       char *const *same)
 {
-	int any = 0;
-	for (int i = 0; i < NPROV; i++)
+	int any = 0, differ = 0;
+	for (int i = 0; i < NPROV; i++) {
 		any |= prov[i] != NULL;
+		differ |= prov[i] && !(same && same[i] && strcmp(same[i], prov[i]) == 0);
+	}
 	if (!any)
 		return;
-	fprintf(f, "# %s %s:\n", what, path);
+	if (!differ) {
+		fprintf(f, "# %s %s: the same build and hosts\n", what, b2_text(path));
+		return;
+	}
+	fprintf(f, "# %s %s%s:\n", what, b2_text(path), same ? " (what differs from the run's)" : "");
 	for (int i = 0; i < NPROV; i++)
-		if (prov[i])
-			fprintf(f, "#   %-21s %s\n", report_prov_names[i], prov[i]);
+		if (prov[i] && !(same && same[i] && strcmp(same[i], prov[i]) == 0))
+			fprintf(f, "#   %-21s %s\n", report_prov_names[i], b2_text(prov[i]));
 }
+
+static void print_options(FILE *f, const run *r);
 
 static void print_run_header(FILE *f, const run *r, int nruns, const report_opts *o)
 {
 	char grid[64];
 	grid_str(grid, sizeof grid, r);
-	fprintf(f, "== run %d of %d: %s\n", r->index, nruns, r->bfs_path);
-	fprintf(f, "# graph %s: %lld vertices, %lld input tuples", r->graph, (long long)r->N,
+	fprintf(f, "== run %d of %d: %s\n", r->index, nruns, b2_text(r->bfs_path));
+	fprintf(f, "# graph %s: %lld vertices, %lld input tuples", b2_text(r->graph), (long long)r->N,
 	        (long long)r->M);
 	if (r->approx_scale)
 		fprintf(f, " (SCALE and edgefactor below are the nearest Kronecker shape)");
-	fprintf(f, "\n# grid %s, %lld ranks, backend %s", grid, (long long)r->ranks, r->backend);
+	fprintf(f, "\n# grid %s, %lld ranks, backend %s", grid, (long long)r->ranks, b2_text(r->backend));
 	if (r->devices && r->devices[0])
-		fprintf(f, ", devices %s", r->devices);
+		fprintf(f, ", devices %s", b2_text(r->devices));
 	if (r->exchange && r->exchange[0])
-		fprintf(f, ", exchanges %s", r->exchange);
+		fprintf(f, ", exchanges %s", b2_text(r->exchange));
 	fprintf(f, ", %lld searches\n", (long long)r->K);
+	print_options(f, r);
 	if (r->valid_path)
-		fprintf(f, "# validation %s: %lld passed, %lld FAILED, %lld not validated\n", r->valid_path,
+		fprintf(f, "# validation %s: %lld passed, %lld FAILED, %lld not validated\n", b2_text(r->valid_path),
 		        (long long)r->npassed, (long long)r->nfailed, (long long)r->nunvalidated);
 	else
 		fprintf(f, "# validation: none\n");
@@ -213,7 +226,7 @@ static void print_run_header(FILE *f, const run *r, int nruns, const report_opts
 				int64_t q = r->v_row[k];
 				fprintf(f, "#   search %lld (root %lld): rule %lld '%s'", (long long)k,
 				        (long long)r->roots[k], (long long)r->v_rule[q],
-				        run_rule_name(r, r->v_rule[q]));
+				        b2_text(run_rule_name(r, r->v_rule[q])));
 				if (r->v_example[q] >= 0)
 					fprintf(f, " at vertex %lld", (long long)r->v_example[q]);
 				fprintf(f, "\n");
@@ -229,10 +242,14 @@ static void print_run_header(FILE *f, const run *r, int nruns, const report_opts
 	if (isfinite(r->examined_ratio))
 		fprintf(f, "# edges examined: %.3g times the component's edges (sum of edges_examined / "
 		           "(2 nedge), mean over searches; top-down steps alone give about 1, less with duplicate tuples)\n", r->examined_ratio);
-	fprintf(f, "# times: graph_generation %g s, construction_time (partition2d) %g s, loading into "
-	           "bfs-gpu %g s\n", r->gen_time, r->part_time, r->load_time);
-	if (r->roots_from)
-		fprintf(f, "# roots: %s\n", r->roots_from);
+	if (isfinite(r->load_build_time))
+		fprintf(f, "# times: graph_generation %g s, construction_time %g s = partition2d %g s + bfs-gpu's "
+		           "build at load %g s (CSR copy, device arrays); bfs-gpu also read the partition in "
+		           "%g s\n", r->gen_time, r->construction_time, r->part_time, r->load_build_time,
+		        r->load_read_time);
+	else
+		fprintf(f, "# times: graph_generation %g s, construction_time (partition2d) %g s, loading into "
+		           "bfs-gpu %g s\n", r->gen_time, r->part_time, r->load_time);
 	if (r->nsmall > 0)
 		fprintf(f, "# WARNING: %lld of %lld searches reached a component with under 1 %% of the "
 		           "largest nedge; they pull harmonic_mean_TEPS down (bfs-gpu --roots "
@@ -247,9 +264,34 @@ static void print_run_header(FILE *f, const run *r, int nruns, const report_opts
 			        (long long)r->cores_per_node);
 		fprintf(f, ": the times and efficiencies of this run say little\n");
 	}
-	print_prov(f, "made", r->bfs_path, r->prov);
+	if (r->noisy)
+		fprintf(f, "# NOISY: the searches' rates spread widely (coefficient of variation of seconds "
+		           "per edge %.2f > %.2f; slowest/fastest search time %.3g): compare this run with care\n",
+		        r->spe_cv, REPORT_NOISY_CV, r->time_max_over_min);
+	if (r->few_searches)
+		fprintf(f, "# FEW SEARCHES: NBFS %lld < %d: not a Graph500 result (Graph500 runs %d searches)\n",
+		        (long long)r->nused, REPORT_GRAPH500_NBFS, REPORT_GRAPH500_NBFS);
+	print_prov(f, "made", r->bfs_path, r->prov, NULL);
 	if (r->valid_path)
-		print_prov(f, "validated", r->valid_path, r->vprov);
+		print_prov(f, "validated", r->valid_path, r->vprov, r->prov);
+}
+
+/* The options that made the run, so that two runs tell what made them differ. */
+static void print_options(FILE *f, const run *r)
+{
+	if (r->run_id)
+		fprintf(f, "# run id %s%s\n", r->run_id, r->valid_path && r->v_run_id ? " (validated as such)" : "");
+	fprintf(f, "# options: direction %s", r->direction ? r->direction : "?");
+	if (isfinite(r->alpha) || isfinite(r->beta))
+		fprintf(f, " (alpha %g, beta %g)", r->alpha, r->beta);
+	fprintf(f, ", bitmap %s, seed %llu", r->bitmap ? r->bitmap : "?", (unsigned long long)r->seed);
+	if (r->warmup >= 0)
+		fprintf(f, ", warm-up %lld", (long long)r->warmup);
+	if (r->nroots >= 0)
+		fprintf(f, ", -n %lld", (long long)r->nroots);
+	if (r->ept >= 0)
+		fprintf(f, ", edges per thread %lld", (long long)r->ept);
+	fprintf(f, "\n# roots: %s\n", r->roots_from ? b2_text(r->roots_from) : "any (not recorded)");
 }
 
 static void print_per_search(FILE *f, const run *r)
@@ -267,11 +309,25 @@ static void print_per_search(FILE *f, const run *r)
 
 static double gteps(const run *r) { return r->hmean_teps * 1e-9; }
 
+/* --baseline, for every run, one run or many. */
+static void print_baseline(FILE *f, const run *r, const char *path)
+{
+	if (!r->baseline_run) {
+		fprintf(f, "# baseline %s: no run of the same graph and grid%s\n", path,
+		        r->nused ? "" : " (and this run has no validated search)");
+		return;
+	}
+	fprintf(f, "# baseline %s, run %d (commit %s): %.4g GTEPS (standard error %.3g); this run "
+	           "%.4g GTEPS (%.3g): speed-up %.3g, %s\n", path, r->baseline_run, r->baseline_commit,
+	        r->baseline_hmean * 1e-9, r->baseline_hstd * 1e-9, gteps(r), r->hstd_teps * 1e-9,
+	        r->baseline_speedup, r->baseline_verdict);
+}
+
 static void print_tables(FILE *f, run *runs, int nruns)
 {
 	int any_cpu = 0;
-	fprintf(f, "\n== comparison (harmonic-mean TEPS over the validated searches)\n");
-	int base = 0, marks = 0;
+	fprintf(f, "== comparison (harmonic-mean TEPS over the validated searches)\n");
+	int base = 0, marks = 0, noisy = 0, few = 0;
 	for (int i = 0; i < nruns; i++)
 		base |= isfinite(runs[i].baseline_speedup);
 	fprintf(f, "%4s  %-24s %6s %7s %5s %-8s %10s %10s %9s%s\n", "run", "graph", "scale", "grid",
@@ -283,19 +339,23 @@ static void print_tables(FILE *f, run *runs, int nruns)
 		snprintf(sc, sizeof sc, "%s%lld", r->approx_scale ? "~" : "", (long long)r->scale_shown);
 		any_cpu |= r->gpus == 0;
 		if (r->nused == 0) {
-			fprintf(f, "%4d  %-24s %6s %7s %5lld %-8s %10s %10s %9s%s\n", r->index, r->graph, sc, grid,
-			        (long long)r->ndev, r->backend, "-", "-", "-", base ? " " : "");
+			fprintf(f, "%4d  %-24s %6s %7s %5lld %-8s %10s %10s %9s%s\n", r->index, b2_text(r->graph), sc, grid,
+			        (long long)r->ndev, b2_text(r->backend), "-", "-", "-", base ? " " : "");
 			continue;
 		}
-		char bs[32] = "";
+		char bs[64] = "";
 		if (base && isfinite(r->baseline_speedup))
-			snprintf(bs, sizeof bs, " %9.3g", r->baseline_speedup);
+			snprintf(bs, sizeof bs, " %9.3g %s", r->baseline_speedup,
+			         strncmp(r->baseline_verdict, "undecided", 9) ? r->baseline_verdict : "undecided");
 		else if (base)
 			snprintf(bs, sizeof bs, " %9s", "-");
 		marks |= run_oversubscribed(r);
-		fprintf(f, "%4d  %-24s %6s %7s %5lld %-8s %10.4g %10.4g %9.3g%s%s%s\n", r->index, r->graph, sc,
-		        grid, (long long)r->ndev, r->backend, gteps(r), gteps(r) / (double)r->ndev,
-		        r->speedup, bs, r->nunvalidated > 0 && r->npassed < r->nused ? "  UNVALIDATED" : "",
+		noisy |= r->noisy;
+		few |= r->few_searches;
+		fprintf(f, "%4d  %-24s %6s %7s %5lld %-8s %10.4g %10.4g %9.3g%s%s%s%s\n", r->index, b2_text(r->graph), sc,
+		        grid, (long long)r->ndev, b2_text(r->backend), gteps(r), gteps(r) / (double)r->ndev,
+		        r->speedup, bs, r->noisy ? "  NOISY" : "",
+		        r->nunvalidated > 0 && r->npassed < r->nused ? "  UNVALIDATED" : "",
 		        run_oversubscribed(r) ? "  OVERSUBSCRIBED" : "");
 	}
 	fprintf(f, "(speed-up: over the first run of the same graph%s)\n",
@@ -304,6 +364,16 @@ static void print_tables(FILE *f, run *runs, int nruns)
 		fprintf(f, "(cpu backend: the GPUs column counts CPU ranks)\n");
 	if (marks)
 		fprintf(f, "(OVERSUBSCRIBED: more ranks on a node than cores or GPUs; its times say little)\n");
+	if (noisy)
+		fprintf(f, "(NOISY: the searches' rates spread widely, coefficient of variation over %.2f)\n",
+		        REPORT_NOISY_CV);
+	if (few) {
+		fprintf(f, "(fewer than %d searches, not Graph500 results: run", REPORT_GRAPH500_NBFS);
+		for (int i = 0, n = 0; i < nruns; i++)
+			if (runs[i].few_searches)
+				fprintf(f, "%s %d", n++ ? "," : "", runs[i].index);
+		fprintf(f, ")\n");
+	}
 	for (int weak = 0; weak <= 1; weak++) {
 		group *g = NULL;
 		int ng = 0;
@@ -311,7 +381,7 @@ static void print_tables(FILE *f, run *runs, int nruns)
 			return;
 		for (int k = 0; k < ng; k++) {
 			const run *r0 = &runs[g[k].members[0]];
-			fprintf(f, "\n== %s scaling: %s\n", weak ? "weak" : "strong", g[k].label);
+			fprintf(f, "\n== %s scaling: %s\n", weak ? "weak" : "strong", b2_text(g[k].label));
 			if (weak)
 				fprintf(f, "%5s %7s %6s %5s %10s %10s %11s\n", "GPUs", "grid", "scale", "EF", "GTEPS",
 				        "GTEPS/GPU", "efficiency");
@@ -342,9 +412,13 @@ static void print_tables(FILE *f, run *runs, int nruns)
 
 int print_text(FILE *f, run *runs, int nruns, const report_opts *o)
 {
+	/* several runs: the tables first, where a reader of the file (and the
+	 * pipeline, which prints only them) finds them; the runs' details follow */
+	if (nruns > 1)
+		print_tables(f, runs, nruns);
 	for (int i = 0; i < nruns; i++) {
 		run *r = &runs[i];
-		if (i)
+		if (i || nruns > 1)
 			fprintf(f, "\n");
 		print_run_header(f, r, nruns, o);
 		if (o->per_search)
@@ -353,27 +427,28 @@ int print_text(FILE *f, run *runs, int nruns, const report_opts *o)
 			fprintf(f, "No results printed for invalid run.\n");
 		else
 			print_block(f, r);
+		if (o->baseline)
+			print_baseline(f, r, o->baseline);
 	}
-	if (nruns > 1)
-		print_tables(f, runs, nruns);
 	return 0; /* write errors: the caller finds them (ferror) and names the file */
 }
 
 /* ---- JSON ------------------------------------------------------------------ */
 
-static void jstr(FILE *f, const char *s)
+static void jstr(FILE *f, const char *s) { b2_fput_json(f, s); }
+static void jstr_or_null(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
+	if (s)
+		jstr(f, s);
+	else
+		fputs("null", f);
+}
+static void jint_or_null(FILE *f, int64_t v) /* negative: not recorded */
+{
+	if (v >= 0)
+		fprintf(f, "%lld", (long long)v);
+	else
+		fputs("null", f);
 }
 static void jnum(FILE *f, double v)
 {
@@ -452,7 +527,11 @@ int print_json(FILE *f, run *runs, int nruns)
 		snprintf(host, sizeof host, "unknown");
 	if (gmtime_r(&now, &tm))
 		strftime(utc, sizeof utc, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	fprintf(f, "{\n  \"program\": \"bfs-report %s\",\n  \"report_provenance\": {\"created_utc\": ", v);
+	char prog[160];
+	snprintf(prog, sizeof prog, "bfs-report %s", v);
+	fputs("{\n  \"program\": ", f);
+	jstr(f, prog);
+	fputs(",\n  \"report_provenance\": {\"created_utc\": ", f);
 	jstr(f, utc);
 	fputs(", \"created_on\": ", f);
 	jstr(f, host);
@@ -491,9 +570,30 @@ int print_json(FILE *f, run *runs, int nruns)
 		jfield(f, "NBFS"); fprintf(f, "%lld", (long long)r->nused);
 		jfield(f, "edges_fingerprint"); fprintf(f, "\"%016llx\"", (unsigned long long)r->fp);
 		jfield(f, "graph_generation"); jnum(f, r->gen_time);
-		jfield(f, "construction_time"); jnum(f, r->part_time);
+		jfield(f, "construction_time"); jnum(f, r->construction_time);
 		jfield(f, "partition_time"); jnum(f, r->part_time);
 		jfield(f, "load_time"); jnum(f, r->load_time);
+		jfield(f, "load_read_time"); jnum(f, r->load_read_time);
+		jfield(f, "load_build_time"); jnum(f, r->load_build_time);
+		jfield(f, "run_id"); jstr_or_null(f, r->run_id);
+		jfield(f, "validation_run_id"); jstr_or_null(f, r->v_run_id);
+		jfield(f, "direction"); jstr_or_null(f, r->direction);
+		jfield(f, "alpha"); jnum(f, r->alpha);
+		jfield(f, "beta"); jnum(f, r->beta);
+		jfield(f, "bitmap"); jstr_or_null(f, r->bitmap);
+		jfield(f, "seed"); fprintf(f, "%llu", (unsigned long long)r->seed);
+		jfield(f, "nroots"); jint_or_null(f, r->nroots);
+		jfield(f, "warmup"); jint_or_null(f, r->warmup);
+		jfield(f, "edges_per_thread"); jint_or_null(f, r->ept);
+		jfield(f, "git_commit"); jstr_or_null(f, r->prov[4]);
+		jfield(f, "cuda_driver_version"); jstr_or_null(f, r->prov[7]);
+		jfield(f, "gpu_names"); jstr_or_null(f, r->prov[9]);
+		jfield(f, "time_max_over_min"); jnum(f, r->time_max_over_min);
+		jfield(f, "rate_cv"); jnum(f, r->spe_cv);
+		jfield(f, "noisy"); fputs(r->noisy ? "true" : "false", f);
+		jfield(f, "graph500_nbfs"); fputs(r->few_searches ? "false" : "true", f);
+		jfield(f, "baseline_verdict"); jstr_or_null(f, r->baseline_verdict);
+		jfield(f, "baseline_commit"); jstr_or_null(f, r->baseline_run ? r->baseline_commit : NULL);
 		jfield(f, "oversubscribed");
 		fputs(r->oversubscribed < 0 ? "null" : r->oversubscribed ? "true" : "false", f);
 		jfield(f, "ranks_per_node");
@@ -568,167 +668,3 @@ int print_json(FILE *f, run *runs, int nruns)
 	return 0; /* write errors: the caller finds them (ferror) and names the file */
 }
 
-/* ---- CSV ------------------------------------------------------------------- */
-
-static void cstr(FILE *f, const char *s)
-{
-	if (s && strpbrk(s, ",\"\n")) {
-		fputc('"', f);
-		for (; *s; s++) {
-			if (*s == '"')
-				fputc('"', f);
-			fputc(*s, f);
-		}
-		fputc('"', f);
-	} else if (s)
-		fputs(s, f);
-}
-static void cnum(FILE *f, double v)
-{
-	if (isfinite(v))
-		fprintf(f, ",%.17g", v);
-	else
-		fputs(",", f);
-}
-static void cstats(FILE *f, const stats *s, int ok)
-{
-	const double v[7] = {s->min, s->q1, s->median, s->q3, s->max, s->mean, s->std};
-	for (int i = 0; i < 7; i++)
-		cnum(f, ok ? v[i] : NAN);
-}
-
-/* The columns, in a fixed order: a file of appended rows (--append) stays
- * one table. New columns go at the end. */
-static const char *const csv_stat[7] = {"min", "firstquartile", "median", "thirdquartile", "max",
-                                        "mean", "stddev"};
-
-const char *csv_header(void)
-{
-	static char h[4096];
-	size_t n = 0;
-	if (h[0])
-		return h;
-#define H(...) n += (size_t)snprintf(h + n, sizeof h - n, __VA_ARGS__)
-	H("run,bfs_file,validation_file,graph,SCALE,edgefactor,num_vertices,num_input_edges,grid,"
-	  "num_mpi_processes,num_gpus,backend,num_searches,num_passed,num_failed,num_unvalidated,"
-	  "validated,NBFS,graph_generation,construction_time");
-	for (int i = 0; i < 7; i++) H(",%s_time", csv_stat[i]);
-	for (int i = 0; i < 7; i++) H(",%s_nedge", csv_stat[i]);
-	for (int i = 0; i < 5; i++) H(",%s_TEPS", csv_stat[i]);
-	H(",harmonic_mean_TEPS,harmonic_stddev_TEPS");
-	for (int i = 0; i < 7; i++) H(",%s_validate", csv_stat[i]);
-	H(",GTEPS,GTEPS_per_gpu,speedup");
-	for (int p = 0; p < NPHASE; p++) {
-		H(",phase_");
-		for (const char *c = report_phase_names[p]; *c; c++)
-			H("%c", *c == ' ' ? '_' : *c);
-	}
-	H(",load_time,expansion_top_down,expansion_bottom_up,edges_examined_ratio,"
-	  "small_component_searches,roots_from,oversubscribed,baseline_speedup,edges_fingerprint,"
-	  "created_utc,created_on,program_version,git_commit\n");
-#undef H
-	return h;
-}
-
-int print_csv(FILE *f, run *runs, int nruns)
-{
-	fputs(csv_header(), f);
-	return print_csv_rows(f, runs, nruns);
-}
-
-int print_csv_rows(FILE *f, run *runs, int nruns)
-{
-	for (int i = 0; i < nruns; i++) {
-		const run *r = &runs[i];
-		int ok = r->nused > 0;
-		fprintf(f, "%d,", r->index);
-		cstr(f, r->bfs_path); fputs(",", f);
-		cstr(f, r->valid_path ? r->valid_path : ""); fputs(",", f);
-		cstr(f, r->graph);
-		fprintf(f, ",%lld,%lld,%lld,%lld,%lldx%lld,%lld,%lld,", (long long)r->scale_shown,
-		        (long long)r->ef_shown, (long long)r->N, (long long)r->M, (long long)r->rows,
-		        (long long)r->cols, (long long)r->ranks, (long long)r->gpus);
-		cstr(f, r->backend);
-		fprintf(f, ",%lld,%lld,%lld,%lld,%d,%lld", (long long)r->K, (long long)r->npassed,
-		        (long long)r->nfailed, (long long)r->nunvalidated,
-		        ok && r->npassed == r->nused, (long long)r->nused);
-		cnum(f, r->gen_time);
-		cnum(f, r->part_time);
-		cstats(f, &r->time_st, ok);
-		cstats(f, &r->nedge_st, ok);
-		const double t[7] = {r->teps_min, r->teps_q1, r->teps_median, r->teps_q3, r->teps_max,
-		                     r->hmean_teps, r->hstd_teps};
-		for (int k = 0; k < 7; k++)
-			cnum(f, ok ? t[k] : NAN);
-		cstats(f, &r->valid_st, r->has_valid_st);
-		cnum(f, ok ? r->hmean_teps * 1e-9 : NAN);
-		cnum(f, ok ? r->hmean_teps * 1e-9 / (double)r->ndev : NAN);
-		cnum(f, ok ? r->speedup : NAN);
-		for (int p = 0; p < NPHASE; p++)
-			cnum(f, r->phase_mean[p]);
-		cnum(f, r->load_time);
-		cnum(f, r->has_expdir ? r->exp_mean[0] : NAN);
-		cnum(f, r->has_expdir ? r->exp_mean[1] : NAN);
-		cnum(f, r->examined_ratio);
-		fprintf(f, ",%lld,", (long long)r->nsmall);
-		cstr(f, r->roots_from ? r->roots_from : "");
-		if (r->oversubscribed < 0)
-			fputs(",", f);
-		else
-			fprintf(f, ",%lld", (long long)r->oversubscribed);
-		cnum(f, r->baseline_speedup);
-		fprintf(f, ",%016llx", (unsigned long long)r->fp);
-		for (int k = 0; k < 5; k++) {
-			static const int which[5] = {0, 1, 3, 4, -1};
-			if (which[k] < 0)
-				break;
-			fputs(",", f);
-			cstr(f, r->prov[which[k]] ? r->prov[which[k]] : "");
-		}
-		fputs("\n", f);
-	}
-	return 0; /* write errors: the caller finds them (ferror) and names the file */
-}
-
-int append_csv(b2_fout *out, const char *path, run *runs, int nruns)
-{
-	int error = 0;
-	FILE *in = NULL;
-	char *line = NULL;
-	size_t cap = 0;
-	/* the old rows and the new ones are staged under a temporary that
-	 * replaces the file when every output is complete: a failed or
-	 * interrupted run leaves the table as it was */
-	in = fopen(path, "r");
-	if (!in && errno != ENOENT)
-		B2_FAIL(B2_EIO, "cannot read %s: %s", path, strerror(errno));
-	B2_TRY(b2_fout_open(out, path));
-	errno = 0;
-	ssize_t got = in ? getline(&line, &cap, in) : -1;
-	if (in && got < 0 && ferror(in))
-		B2_FAIL(B2_EIO, "cannot read %s: %s", path, strerror(errno ? errno : EIO));
-	if (got > 0) {
-		if (strcmp(line, csv_header()) != 0)
-			B2_FAIL(B2_EDATA, "%s: line 1: its columns are not this bfs-report's (another program or "
-			        "version wrote it): append to a new file", path);
-		fputs(line, out->f);
-		char buf[65536];
-		size_t k;
-		/* a failed write stays in ferror: b2_fout_close finds it */
-		while ((k = fread(buf, 1, sizeof buf, in)) > 0)
-			if (fwrite(buf, 1, k, out->f) != k)
-				break;
-		if (ferror(in))
-			B2_FAIL(B2_EIO, "cannot read %s: %s", path, strerror(errno ? errno : EIO));
-	} else
-		fputs(csv_header(), out->f);
-	B2_TRY(print_csv_rows(out->f, runs, nruns));
-	B2_TRY(b2_fout_close(out));
-done:
-	if (in)
-		fclose(in);
-	if (error)
-		b2_fout_discard(out);
-	free(line);
-	return error;
-}

@@ -37,6 +37,13 @@ typedef struct run {
 	int64_t *lexam;            /* [K][L] /edges_examined */
 	double *expdir;            /* [K][2] /expansion_time */
 	char *roots_from;
+	/* identity and options (NULL / NAN / -1 when an older file lacks them) */
+	char *run_id, *v_run_id;   /* the BFS file's run_id; the validation file's bfs_run_id */
+	char *direction, *bitmap;
+	double alpha, beta;
+	int64_t warmup, ept;
+	double load_read_time, load_build_time;
+	double construction_time;  /* Graph500's: partition_time + load_build_time (when recorded) */
 	int64_t oversubscribed, ranks_per_node, cores_per_node; /* -1: not recorded */
 	/* provenance of the BFS and validation files (NULL when absent) */
 	char *prov[NPROV], *vprov[NPROV];
@@ -71,12 +78,32 @@ typedef struct run {
 	double speedup;   /* over the first run of the same graph */
 	int speedup_base; /* that run's index */
 	double baseline_speedup; /* over --baseline's run of the same graph and grid, NAN if none */
+	/* the baseline run matched (baseline.c): its rate, standard error, commit, and the verdict */
+	double baseline_hmean, baseline_hstd;
+	int baseline_run;          /* its run number in the baseline report, 0 if none */
+	char baseline_commit[64];
+	const char *baseline_verdict; /* "faster", "slower", "within noise", or NULL */
+	/* noise (run_derive): spread of the searches' seconds per edge */
+	double time_max_over_min, spe_cv;
+	int noisy;                 /* spe_cv > REPORT_NOISY_CV */
+	int few_searches;          /* NBFS < 64, Graph500's count */
 } run;
+
+/* A run is flagged NOISY when the coefficient of variation (sample standard
+ * deviation over mean) of its searches' seconds per edge exceeds this
+ * (docs/DESIGN.md, "Reports"). */
+#define REPORT_NOISY_CV 0.25
+/* teps.svg's TEPS axis is logarithmic when the fastest search is more than
+ * this many times the slowest (searches of tiny components left out). */
+#define REPORT_TEPS_LOG_SPREAD 20.0
+/* Graph500 runs 64 searches; fewer make no Graph500 result. */
+#define REPORT_GRAPH500_NBFS 64
 
 typedef struct report_opts {
 	int unvalidated;
 	int per_search;
 	const char *append, *baseline;
+	int append_again; /* --append-again: add runs whose id the table already has */
 } report_opts;
 
 /* load.c */
@@ -100,12 +127,19 @@ int print_csv(FILE *f, run *runs, int nruns);
 int print_csv_rows(FILE *f, run *runs, int nruns);
 /* The CSV header line, with its newline. */
 const char *csv_header(void);
-/* --append FILE: stages in out (b2_fout, for the caller to commit) FILE's
- * rows and one more per run, the header first when FILE is new; a FILE with
- * another header is refused (B2_EDATA). */
-int append_csv(b2_fout *out, const char *path, run *runs, int nruns);
+/* --append FILE (csv.c): takes FILE's lock (*lockfd, *lockpath, for the
+ * caller to release with unlock_table once the table is committed or given
+ * up), stages in out (b2_fout, for the caller to commit) FILE's rows and one
+ * more per run, the header first when FILE is new; a FILE with another
+ * header is refused (B2_EDATA), and so is a run whose id FILE already has
+ * (B2_EUSAGE) unless again. */
+int append_csv(b2_fout *out, int *lockfd, char **lockpath, const char *path, run *runs, int nruns,
+               int again);
+void unlock_table(int *lockfd, char **lockpath);
 /* --baseline FILE (a JSON report): baseline_speedup of every run. */
 int apply_baseline(const char *path, run *runs, int nruns);
+/* faster / slower / within noise (baseline.c; docs/DESIGN.md "Reports"). */
+const char *baseline_verdict(double hmean, double hstd, double base, double base_std);
 /* "a b c" of the provenance of r's BFS file, for text. */
 int run_oversubscribed(const run *r);
 

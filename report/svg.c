@@ -7,55 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "report.h"
-
-/* Series colours: ten well-separated ones (Tableau 10), then hues a golden
- * angle apart, so that no two series share a colour. */
-static const char *const palette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
-                                      "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
-#define NPAL 10
-static void series_color(char *buf, size_t n, int i)
-{
-	if (i < NPAL)
-		snprintf(buf, n, "%s", palette[i]);
-	else
-		snprintf(buf, n, "hsl(%d,70%%,%d%%)", (int)fmod(i * 137.508, 360.0), 30 + 15 * (i % 3));
-}
-
-/* Marker shapes, drawn as one <path> each: circle, square, triangle up,
- * diamond, triangle down, plus. attrs go into the element; the caller
- * closes it (with a <title> inside). */
-#define NMARK 6
-static void marker(FILE *f, int shape, double x, double y, double r, const char *fill,
-                   const char *attrs)
-{
-	fprintf(f, "<path %s fill=\"%s\" stroke=\"%s\" stroke-width=\"%s\" d=\"", attrs,
-	        shape == 5 ? "none" : fill, fill, shape == 5 ? "2.5" : "1");
-	switch (shape % NMARK) {
-	case 0:
-		fprintf(f, "M%.1f %.1fa%.1f %.1f 0 1 0 %.1f 0a%.1f %.1f 0 1 0 %.1f 0z", x - r, y, r, r, 2 * r,
-		        r, r, -2 * r);
-		break;
-	case 1:
-		fprintf(f, "M%.1f %.1fh%.1fv%.1fh%.1fz", x - r * 0.9, y - r * 0.9, 1.8 * r, 1.8 * r, -1.8 * r);
-		break;
-	case 2:
-		fprintf(f, "M%.1f %.1fL%.1f %.1fL%.1f %.1fz", x, y - 1.2 * r, x + 1.1 * r, y + 0.8 * r,
-		        x - 1.1 * r, y + 0.8 * r);
-		break;
-	case 3:
-		fprintf(f, "M%.1f %.1fL%.1f %.1fL%.1f %.1fL%.1f %.1fz", x, y - 1.3 * r, x + 1.1 * r, y, x,
-		        y + 1.3 * r, x - 1.1 * r, y);
-		break;
-	case 4:
-		fprintf(f, "M%.1f %.1fL%.1f %.1fL%.1f %.1fz", x, y + 1.2 * r, x + 1.1 * r, y - 0.8 * r,
-		        x - 1.1 * r, y - 0.8 * r);
-		break;
-	default:
-		fprintf(f, "M%.1f %.1fh%.1fM%.1f %.1fv%.1f", x - 1.2 * r, y, 2.4 * r, x, y - 1.2 * r, 2.4 * r);
-	}
-	fputs("\"", f);
-}
+#include "svgkit.h"
 
 /* The phases of phases.svg, bottom to top: FORMATS.md's six, the frontier
  * expansion split by direction when the file has it, and the time of the
@@ -64,167 +16,6 @@ static void marker(FILE *f, int shape, double x, double y, double r, const char 
 enum { SEG_EXPAND, SEG_EXP_TD, SEG_EXP_BU, SEG_FOLD, SEG_UPDATE, SEG_TERM, SEG_PRED, SEG_OTHER, NSEG };
 static const char *const seg_color[NSEG] = {"#4e79a7", "#f28e2b", "#ffbe7d", "#59a14f",
                                             "#e15759", "#76b7b2", "#edc948", "#bab0ac"};
-
-/* A file being written under DIR: staged under a temporary by b2_fout,
- * renamed by bfs-report only when every output succeeded. */
-typedef struct svgf {
-	b2_fout *o;
-	FILE *f;
-} svgf;
-
-static int svg_open(svgf *s, b2_fout *o, const char *dir, const char *name, int w, int h,
-                    const char *title)
-{
-	int error = 0;
-	size_t n = strlen(dir) + strlen(name) + 2;
-	char *path = NULL;
-	s->o = o;
-	s->f = NULL;
-	B2_TRY(b2_alloc(&path, n, "file name"));
-	snprintf(path, n, "%s/%s", dir, name);
-	B2_TRY(b2_fout_open(o, path));
-	s->f = o->f;
-	if (w > 0) {
-		fprintf(s->f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		              "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-		              "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n"
-		              "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"white\"/>\n",
-		        w, h, w, h, w, h);
-		fprintf(s->f, "<text x=\"%d\" y=\"20\" text-anchor=\"middle\" font-size=\"15\">%s</text>\n",
-		        w / 2, title);
-	}
-done:
-	free(path);
-	return error;
-}
-
-/* Completes the staged file (every write checked), or removes it. */
-static int svg_close(svgf *s, int error, int is_svg)
-{
-	if (!s->o || !s->o->f)
-		return error;
-	if (is_svg && !error)
-		fputs("</svg>\n", s->f);
-	if (!error)
-		error = b2_fout_close(s->o);
-	if (error)
-		b2_fout_discard(s->o);
-	return error;
-}
-
-/* XML-escaped text */
-static void xml(FILE *f, const char *t)
-{
-	for (; t && *t; t++) {
-		switch (*t) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(*t, f);
-		}
-	}
-}
-
-/* ---- axes -------------------------------------------------------------------- */
-
-typedef struct axis {
-	double lo, hi;  /* data range (log axes: log10 or log2 of the data) */
-	double p0, p1;  /* pixels for lo and hi */
-	int logbase;    /* 0 linear, else the base of a log axis */
-} axis;
-
-static double ax_map(const axis *a, double v)
-{
-	if (a->logbase)
-		v = log(v) / log((double)a->logbase);
-	return a->p0 + (v - a->lo) / (a->hi - a->lo) * (a->p1 - a->p0);
-}
-
-static double nice_step(double span, int nticks)
-{
-	double raw = span / nticks, p = pow(10, floor(log10(raw))), m = raw / p;
-	return (m < 1.5 ? 1 : m < 3 ? 2 : m < 7 ? 5 : 10) * p;
-}
-
-/* A linear axis from 0 (or lo) to a nice value above hi. */
-static void ax_linear(axis *a, double lo, double hi, double p0, double p1)
-{
-	if (!(hi > lo))
-		hi = lo + 1;
-	double st = nice_step(hi - lo, 5);
-	a->lo = floor(lo / st) * st;
-	a->hi = ceil(hi / st) * st;
-	a->p0 = p0;
-	a->p1 = p1;
-	a->logbase = 0;
-}
-
-static void fmt_num(char *b, size_t n, double v)
-{
-	if (v != 0 && (fabs(v) >= 1e5 || fabs(v) < 1e-3))
-		snprintf(b, n, "%.3g", v);
-	else
-		snprintf(b, n, "%.4g", v);
-}
-
-/* A log-axis tick as people write it: 1, 20, 500, 1k, 20k, 1M, 0.5, 0.01. */
-static void fmt_tick(char *b, size_t n, double v)
-{
-	static const char *const sfx[] = {"", "k", "M", "G", "T", "P"};
-	int k = 0;
-	if (v >= 1000) {
-		while (v >= 1000 && k < 5)
-			v /= 1000, k++;
-		snprintf(b, n, "%g%s", v, sfx[k]);
-	} else
-		snprintf(b, n, "%g", v);
-}
-
-/* y axis on the left at x = px, from y pixel a->p0 (bottom) to a->p1 (top) */
-static void draw_yaxis(FILE *f, const axis *a, double px, double x1, const char *label)
-{
-	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n", px,
-	        a->p0, px, a->p1);
-	if (a->logbase) {
-		/* decades, and 2 and 5 between them when there are few decades */
-		int few = a->hi - a->lo <= 3;
-		for (double e = floor(a->lo); e <= a->hi + 1e-9; e += 1)
-			for (int m = 1; m <= 5; m += m == 1 ? 1 : 3) {
-				double v = log10((double)m) + e;
-				if (v < a->lo - 1e-9 || v > a->hi + 1e-9 || (m > 1 && !few))
-					continue;
-				char b[32];
-				double y = a->p0 + (v - a->lo) / (a->hi - a->lo) * (a->p1 - a->p0);
-				fmt_tick(b, sizeof b, m * pow(10, e));
-				fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n",
-				        px, y, x1, y, m == 1 ? "#ccc" : "#eee");
-				fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
-				        px - 4, y + 4, b);
-			}
-	} else {
-		double st = nice_step(a->hi - a->lo, 5);
-		for (double v = a->lo; v <= a->hi + st * 1e-9; v += st) {
-			char b[32];
-			double y = ax_map(a, v);
-			fmt_num(b, sizeof b, fabs(v) < st * 1e-9 ? 0 : v);
-			fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n",
-			        px, y, x1, y);
-			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", px - 4, y + 4, b);
-		}
-	}
-	double ym = (a->p0 + a->p1) / 2;
-	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" transform=\"rotate(-90 %.1f %.1f)\">",
-	        px - 62, ym, px - 62, ym);
-	xml(f, label);
-	fputs("</text>\n", f);
-}
-
-static void run_label(char *b, size_t n, const run *r)
-{
-	snprintf(b, n, "#%d %s %lldx%lld %s", r->index, r->graph, (long long)r->rows,
-	         (long long)r->cols, r->backend);
-}
 
 /* ---- TEPS per search ------------------------------------------------------------- */
 
@@ -235,26 +26,43 @@ static int plot_teps(b2_fout *out, const char *dir, run *runs, int nruns)
 {
 	int error = 0;
 	int64_t nbars = 0;
-	double ymax = 0;
+	double ymax = 0, ymin = INFINITY, wmin = INFINITY;
 	for (int i = 0; i < nruns; i++) {
 		nbars += runs[i].K;
+		double big = 0;
+		for (int64_t k = 0; k < runs[i].K; k++)
+			big = fmax(big, (double)runs[i].nedge[k]);
 		for (int64_t k = 0; k < runs[i].K; k++) {
 			const run *r = &runs[i];
 			int64_t q = r->v_row ? r->v_row[k] : -1;
 			double ne = (double)(q >= 0 ? r->v_nedge[q] : r->nedge[k]);
-			if (r->status[k] != ST_FAILED)
+			if (r->status[k] != ST_FAILED) {
 				ymax = fmax(ymax, ne / r->time[k] * 1e-9);
+				ymin = fmin(ymin, ne / r->time[k] * 1e-9);
+				/* searches of tiny components (flagged apart) do not decide the scale */
+				if ((double)r->nedge[k] >= 0.01 * big)
+					wmin = fmin(wmin, ne / r->time[k] * 1e-9);
+			}
 		}
 	}
+	/* a log axis where the rates spread widely, so the slow runs stay readable */
+	int logy = ymax > 0 && isfinite(wmin) && ymax / wmin > REPORT_TEPS_LOG_SPREAD;
 	const int pw = (int)fmin(1500, fmax(700, (double)nbars * 4)), W = 100 + pw + 30;
 	const int top = 50, PH = 300, H = top + PH + 70 + 16 * nruns;
 	svgf s;
-	B2_TRY(svg_open(&s, out, dir, "teps.svg", W, H, "TEPS per search (GTEPS); dashed: harmonic mean of each run"));
+	B2_TRY(svg_open(&s, out, dir, "teps.svg", W, H, logy ? "TEPS per search (GTEPS, log scale); dashed: harmonic mean of each run"
+	                                                   : "TEPS per search (GTEPS); dashed: harmonic mean of each run"));
 	FILE *f = s.f;
 	axis ay;
-	ax_linear(&ay, 0, ymax > 0 ? ymax : 1, top + PH, top);
+	if (logy) {
+		ay = (axis){floor(log10(ymin)), ceil(log10(ymax)), top + PH, top, 10};
+		if (ay.hi <= ay.lo)
+			ay.hi = ay.lo + 1;
+	} else
+		ax_linear(&ay, 0, ymax > 0 ? ymax : 1, top + PH, top);
+	fprintf(f, "<desc class=\"y-scale\">%s</desc>\n", logy ? "log" : "linear");
 	double x0 = 100, x1 = 100 + pw, slot = (x1 - x0) / nruns;
-	draw_yaxis(f, &ay, x0 - 4, x1, "GTEPS");
+	draw_yaxis(f, &ay, x0 - 4, x1, logy ? "GTEPS (log scale)" : "GTEPS");
 	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n", x0 - 4,
 	        ay.p0, x1, ay.p0);
 	for (int i = 0; i < nruns; i++) {
@@ -316,7 +124,14 @@ static int plot_teps(b2_fout *out, const char *dir, run *runs, int nruns)
 			fputs(" (UNVALIDATED)", f);
 		if (run_oversubscribed(r))
 			fputs(" (OVERSUBSCRIBED)", f);
-		fputs("</text>\n</g>\n", f);
+		if (r->noisy)
+			fprintf(f, " (NOISY: rate spread %.2f)", r->spe_cv);
+		if (r->few_searches)
+			fprintf(f, " (NBFS %lld &lt; %d)", (long long)r->nused, REPORT_GRAPH500_NBFS);
+		fputs("</text>\n", f);
+		/* the marks also over the run's bars, where the eye is */
+		run_flags(f, r, sx + slot / 2, ay.p1 + 12, slot < 110);
+		fputs("</g>\n", f);
 	}
 done:
 	return svg_close(&s, error, 1);
@@ -351,7 +166,7 @@ static int plot_phases(b2_fout *out, const char *dir, run *runs, int nruns)
 		"expand exchange", "frontier expansion (top-down)", "frontier expansion (bottom-up)",
 		"fold exchange", "frontier update", "termination test", "predecessor resolution",
 		"outside the phases"};
-	const int bwid = 60, W = 120 + (bwid + 30) * (nruns > 2 ? nruns : 2) + 260, H = 460;
+	const int bwid = 60, W = 120 + (bwid + 30) * (nruns > 2 ? nruns : 2) + 260, H = 500;
 	double ymax = 0;
 	svgf s;
 	B2_TRY(svg_open(&s, out, dir, "phases.svg", W, H, "Time per BFS phase"));
@@ -368,7 +183,7 @@ static int plot_phases(b2_fout *out, const char *dir, run *runs, int nruns)
 		ymax = fmax(ymax, t);
 	}
 	axis ay;
-	ax_linear(&ay, 0, ymax > 0 ? ymax : 1e-3, H - 90, 60);
+	ax_linear(&ay, 0, ymax > 0 ? ymax : 1e-3, H - 130, 60);
 	draw_yaxis(f, &ay, 100, W - 260, "seconds");
 	for (int i = 0; i < nruns; i++) {
 		const run *r = &runs[i];
@@ -403,12 +218,20 @@ static int plot_phases(b2_fout *out, const char *dir, run *runs, int nruns)
 		} else
 			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"10\">no valid search</text>\n",
 			        x + bwid / 2.0, ay.p0 - 6);
+		/* said under the bar whose expansion has no bottom-up part, and why */
+		if (r->nused > 0 && (!split || !(v[SEG_EXP_BU] > 0)))
+			fprintf(f, "<text class=\"no-bottom-up\" data-run=\"%d\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" "
+			           "font-size=\"9\">%s</text>\n", r->index, x + bwid / 2.0, H - 70,
+			        !r->has_expdir ? "(no direction data)" : "(no bottom-up step)");
 		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">#%d %lldx%lld</text>\n", x + bwid / 2.0,
-		        H - 72, r->index, (long long)r->rows, (long long)r->cols);
-		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"10\">", x + bwid / 2.0, H - 58);
+		        H - 112, r->index, (long long)r->rows, (long long)r->cols);
+		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"10\">", x + bwid / 2.0, H - 98);
 		xml(f, r->graph);
-		fprintf(f, "</text>\n<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"10\">%s%s</text>\n</g>\n",
-		        x + bwid / 2.0, H - 44, r->backend, run_oversubscribed(r) ? " OVERSUB." : "");
+		fprintf(f, "</text>\n<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"10\">", x + bwid / 2.0, H - 84);
+		xml(f, r->backend);
+		fprintf(f, "</text>\n");
+		run_flags(f, r, x + bwid / 2.0, H - 56, 1);
+		fprintf(f, "</g>\n");
 	}
 	for (int k = NSEG - 1, row = 0; k >= 0; k--, row++) {
 		double y = 64 + row * 22;
@@ -417,9 +240,6 @@ static int plot_phases(b2_fout *out, const char *dir, run *runs, int nruns)
 	}
 	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\" stroke-width=\"2\"/><text x=\"%d\" y=\"%d\" font-size=\"11\">mean search time</text>\n",
 	        W - 252, 64 + NSEG * 22 + 7, W - 234, 64 + NSEG * 22 + 7, W - 230, 64 + NSEG * 22 + 11);
-	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"10\">(no bottom-up part: a file without</text>"
-	           "<text x=\"%d\" y=\"%d\" font-size=\"10\">/expansion_time, or none ran)</text>\n",
-	        W - 250, 64 + NSEG * 22 + 32, W - 250, 64 + NSEG * 22 + 45);
 done:
 	return svg_close(&s, error, 1);
 }
@@ -439,8 +259,8 @@ static void scaling_panel(FILE *f, run *runs, group *g, int ng, int weak, double
 			double ideal = r0->hmean_teps * 1e-9 * (double)r->ndev / (double)r0->ndev;
 			dmin = fmin(dmin, (double)r->ndev);
 			dmax = fmax(dmax, (double)r->ndev);
-			gmin = fmin(gmin, fmin(r->hmean_teps * 1e-9, ideal));
-			gmax = fmax(gmax, fmax(r->hmean_teps * 1e-9, ideal));
+			gmin = fmin(gmin, fmin(fmin(r->hmean_teps, r->teps_q1) * 1e-9, ideal));
+			gmax = fmax(gmax, fmax(fmax(r->hmean_teps, r->teps_q3) * 1e-9, ideal));
 		}
 	axis ax = {floor(log2(dmin)) - 0.3, ceil(log2(dmax)) + 0.3, px, px + pw, 2};
 	axis ay = {floor(log10(gmin)), ceil(log10(gmax)), top + ph, top, 10};
@@ -481,9 +301,24 @@ static void scaling_panel(FILE *f, run *runs, group *g, int ng, int weak, double
 			const run *r = &runs[g[k].members[m]];
 			char lab[256];
 			run_label(lab, sizeof lab, r);
+			double mx = ax_map(&ax, (double)r->ndev), my = ax_map(&ay, r->hmean_teps * 1e-9);
+			/* the spread of the run's searches: first to third quartile of TEPS */
+			double y1 = ax_map(&ay, r->teps_q1 * 1e-9), y3 = ax_map(&ay, r->teps_q3 * 1e-9);
+			fprintf(f, "<path class=\"errorbar\" data-run=\"%d\" data-q1=\"%.9g\" data-q3=\"%.9g\" "
+			           "d=\"M%.1f %.1fV%.1fM%.1f %.1fh8M%.1f %.1fh8\" stroke=\"%s\" stroke-width=\"1.2\" fill=\"none\">"
+			           "<title>run %d: TEPS quartiles %.4g to %.4g GTEPS</title></path>\n", r->index, r->teps_q1,
+			        r->teps_q3, mx, y1, y3, mx - 4, y1, mx - 4, y3, col, r->index, r->teps_q1 * 1e-9,
+			        r->teps_q3 * 1e-9);
+			if (run_oversubscribed(r)) {
+				/* visibly, not only in the tooltip: a red ring and a word */
+				fprintf(f, "<circle class=\"oversubscribed\" data-run=\"%d\" cx=\"%.1f\" cy=\"%.1f\" r=\"9\" "
+				           "fill=\"none\" stroke=\"#d62728\" stroke-width=\"2\"/>\n", r->index, mx, my);
+				fprintf(f, "<text class=\"flag-oversubscribed\" data-run=\"%d\" x=\"%.1f\" y=\"%.1f\" font-size=\"9\" "
+				           "fill=\"#d62728\">oversubscribed</text>\n", r->index, mx + 11, my - 8);
+			}
 			snprintf(attrs, sizeof attrs, "class=\"run\" data-series=\"%d\" data-run=\"%d\" data-devices=\"%lld\" data-teps=\"%.9g\"",
 			         sidx, r->index, (long long)r->ndev, r->hmean_teps);
-			marker(f, sidx, ax_map(&ax, (double)r->ndev), ax_map(&ay, r->hmean_teps * 1e-9), 5, col, attrs);
+			marker(f, sidx, mx, my, 5, col, attrs);
 			fputs("><title>", f);
 			xml(f, lab);
 			fprintf(f, ": %.4g GTEPS%s</title></path>\n", r->hmean_teps * 1e-9,
@@ -502,13 +337,13 @@ static int plot_scaling(b2_fout *out, const char *dir, run *runs, int nruns)
 	B2_TRY(find_groups(&g[0], &ng[0], runs, nruns, 0));
 	B2_TRY(find_groups(&g[1], &ng[1], runs, nruns, 1));
 	int panels = (ng[0] > 0) + (ng[1] > 0), nser = ng[0] + ng[1];
-	const int pw = 400, W = 40 + (panels ? panels : 1) * (pw + 110), top = 60, ph = 320;
-	const int H = top + ph + 60 + 18 * nser + 20;
+	const int pw = 400, W = 40 + (panels ? panels : 1) * (pw + 110), top = 60, ph = panels ? 320 : 0;
+	const int H = panels ? top + ph + 60 + 18 * nser + 20 : 90;
 	B2_TRY(svg_open(&s, out, dir, "scaling.svg", W, H, "Harmonic-mean TEPS against GPUs"));
 	FILE *f = s.f;
 	if (!panels)
 		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">No scaling series: it needs runs of one graph "
-		           "(strong) or of one R-MAT family (weak) on two GPU counts or more.</text>\n", W / 2, H / 2);
+		           "(strong) or of one R-MAT family (weak) on two GPU counts or more.</text>\n", W / 2, 55);
 	int series = 0, p = 0;
 	for (int w = 0; w < 2; w++)
 		if (ng[w] > 0)
@@ -524,7 +359,7 @@ static int plot_scaling(b2_fout *out, const char *dir, run *runs, int nruns)
 			marker(f, sidx, 55, y, 5, col, attrs);
 			fprintf(f, "/><text x=\"80\" y=\"%.0f\" font-size=\"11\">%s: ", y + 4, w ? "weak" : "strong");
 			xml(f, g[w][k].label);
-			fputs(" (dashed: ideal)</text>\n", f);
+			fputs(" (dashed: ideal; bars: quartiles of the searches' TEPS)</text>\n", f);
 		}
 done:
 	free_groups(g[0], ng[0]);
@@ -533,6 +368,18 @@ done:
 }
 
 /* ---- frontier size per level -------------------------------------------------------- */
+
+/* Two runs whose mean frontier lines coincide (to 1e-9). */
+static int same_frontier(const run *a, const run *b)
+{
+	int64_t L = a->L > b->L ? a->L : b->L;
+	for (int64_t l = 0; l < L; l++) {
+		double x = l < a->L ? a->frontier_mean[l] : 0, y = l < b->L ? b->frontier_mean[l] : 0;
+		if (fabs(x - y) > 1e-9 * fmax(fabs(x), fabs(y)))
+			return 0;
+	}
+	return 1;
+}
 
 static int plot_frontier(b2_fout *out, const char *dir, run *runs, int nruns)
 {
@@ -572,8 +419,23 @@ static int plot_frontier(b2_fout *out, const char *dir, run *runs, int nruns)
 		char col[32], lab[256], attrs[256];
 		series_color(col, sizeof col, i);
 		run_label(lab, sizeof lab, r);
-		fprintf(f, "<g class=\"series\" data-run=\"%d\" data-color=\"%s\">\n<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"",
-		        r->index, col, col);
+		/* a line that another run's covers exactly is drawn dashed (each
+		 * repeat its own dashes) and says so in the legend */
+		int same = -1, nsame = 0;
+		for (int j = 0; j < i; j++)
+			if (same_frontier(&runs[j], r)) {
+				if (same < 0)
+					same = j;
+				nsame++;
+			}
+		static const char *const dash[4] = {"8 4", "3 3", "10 3 2 3", "1 4"};
+		fprintf(f, "<g class=\"series\" data-run=\"%d\" data-color=\"%s\"", r->index, col);
+		if (same >= 0)
+			fprintf(f, " data-same-as=\"%d\"", runs[same].index);
+		fprintf(f, ">\n<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%s\"", col, same >= 0 ? "3" : "2");
+		if (same >= 0)
+			fprintf(f, " stroke-dasharray=\"%s\"", dash[(nsame - 1) % 4]);
+		fputs(" points=\"", f);
 		int first = 1;
 		for (int64_t l = 0; l < r->L; l++)
 			if (r->frontier_mean[l] > 0) {
@@ -600,6 +462,8 @@ static int plot_frontier(b2_fout *out, const char *dir, run *runs, int nruns)
 		fprintf(f, "<line x1=\"%d\" y1=\"%.0f\" x2=\"%d\" y2=\"%.0f\" stroke=\"%s\" stroke-width=\"2\"/><text x=\"%d\" y=\"%.0f\" font-size=\"10\">",
 		        W - 350, y, W - 325, y, col, W - 320, y + 4);
 		xml(f, lab);
+		if (same >= 0)
+			fprintf(f, " (same as #%d: dashed)", runs[same].index);
 		fputs("</text>\n</g>\n", f);
 	}
 	{
@@ -627,6 +491,20 @@ static int write_plain(b2_fout *out, const char *dir, const char *name, run *run
 	error = fn(s.f, runs, nruns);
 done:
 	return svg_close(&s, error, 0);
+}
+
+/* Whether the runs make a strong or weak scaling series. */
+static int has_scaling(run *runs, int nruns)
+{
+	int n = 0;
+	for (int weak = 0; weak <= 1; weak++) {
+		group *g = NULL;
+		int ng = 0;
+		if (find_groups(&g, &ng, runs, nruns, weak) == 0)
+			n += ng;
+		free_groups(g, ng);
+	}
+	return n > 0;
 }
 
 static int write_index(b2_fout *out, const char *dir, run *runs, int nruns, const report_opts *o)
@@ -658,10 +536,13 @@ static int write_index(b2_fout *out, const char *dir, run *runs, int nruns, cons
 		        run_oversubscribed(&runs[i]) ? ", OVERSUBSCRIBED" : "");
 	}
 	fputs("</ul>\n<p>Data: <a href=\"report.json\">report.json</a>, <a href=\"report.csv\">report.csv</a></p>\n"
-	      "<p><img src=\"teps.svg\"></p>\n<p><img src=\"phases.svg\"></p>\n"
-	      "<p><img src=\"scaling.svg\"></p>\n<p><img src=\"frontier.svg\"></p>\n"
+	      "<p><img src=\"teps.svg\"></p>\n<p><img src=\"phases.svg\"></p>\n", f);
+	/* a scaling plot only where runs make a series: no empty panel */
+	if (has_scaling(runs, nruns))
+		fputs("<p><img src=\"scaling.svg\"></p>\n", f);
+	fputs("<p><img src=\"frontier.svg\"></p>\n"
 	      "<h2>Report: Graph500 statistics, provenance, comparison and scaling tables</h2>\n<pre>", f);
-	xml(f, text);
+	b2_fput_xml_lines(f, text);
 	fputs("</pre>\n</body></html>\n", f);
 done:
 	if (mem)

@@ -67,6 +67,18 @@ def run_bounded(cmd, limit, env=None):
         return None, out, err
 
 
+def cmd_of(np_, prog, args):
+    """The command line of PROG from BIN on np_ ranks (np_ = 1: no mpiexec)."""
+    c = [os.path.join(BIN, prog)] + [str(a) for a in args]
+    return (MPIEXEC.split() + ["-n", str(np_)] + c) if np_ > 1 else c
+
+
+def run_np_bounded(np_, prog, args, limit, env=None):
+    """(exit code or None on a timeout, stderr, stdout) of PROG on np_ ranks."""
+    rc, out, err = run_bounded(cmd_of(np_, prog, args), limit, env)
+    return rc, err, out
+
+
 def digest(path):
     """sha256 of a file's bytes: inputs are compared before and after."""
     with open(path, "rb") as f:

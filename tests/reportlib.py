@@ -1,6 +1,6 @@
 """tests/reportlib.py — BFS and validation files written with h5py exactly
 as docs/FORMATS.md describes them, for the bfs-report tests."""
-import math, os, subprocess
+import math, os, subprocess, uuid
 import numpy as np
 import h5py
 from b2ref import BIN
@@ -26,7 +26,9 @@ def sattrv(obj, name, items):
 
 def write_bfs(path, times, nedge, roots=None, N=1024, M=16384, grid=(1, 1), backend="cpu",
               gpus=0, fp=0x1234abcd, scale=10, ef=16, edges_file="data/g.h5", seed=1,
-              phase=None, frontier=None, gen_time=0.5, load_time=0.25, fmt="bfs2d-bfs"):
+              phase=None, frontier=None, gen_time=0.5, load_time=0.25, fmt="bfs2d-bfs",
+              run_id="new"):
+    """run_id: "new" draws one (as bfs-gpu does), None writes none (older files)."""
     K = len(times)
     rng = np.random.default_rng(K + len(path))
     if roots is None:
@@ -68,15 +70,22 @@ def write_bfs(path, times, nedge, roots=None, N=1024, M=16384, grid=(1, 1), back
         sattrv(f, "phase_names", PHASES)
         f.attrs["partition_time"] = np.float64(0.125)
         f.attrs["load_time"] = np.float64(load_time)
+        if run_id == "new":
+            run_id = uuid.uuid4().hex
+        if run_id is not None:
+            sattr(f, "run_id", run_id)
     return path
 
 def write_valid(path, bfs_path, passed=None, rule=None, vtime=None, nedge=None, search=None,
-                fp=None, root=None):
+                fp=None, root=None, run_id="copy"):
+    """run_id: "copy" names the BFS file's run (as bfs-validate does), None none."""
     with h5py.File(bfs_path, "r") as b:
         K = len(b["roots"])
         roots = b["roots"][...]
         bnedge = b["nedge"][...]
         bfp = int(b.attrs["edges_fingerprint"])
+        if run_id == "copy":
+            run_id = b.attrs["run_id"].decode() if "run_id" in b.attrs else None
     search = np.arange(K) if search is None else np.asarray(search)
     Kp = len(search)
     passed = np.ones(Kp, dtype=np.int64) if passed is None else np.asarray(passed, dtype=np.int64)
@@ -100,6 +109,8 @@ def write_valid(path, bfs_path, passed=None, rule=None, vtime=None, nedge=None, 
         f.attrs["num_passed"] = np.int64(passed.sum())
         f.attrs["num_failed"] = np.int64(Kp - passed.sum())
         sattrv(f, "rule_names", RULES)
+        if run_id is not None:
+            sattr(f, "bfs_run_id", run_id)
     return path
 
 def report(*args):

@@ -126,6 +126,40 @@ else grep -q "nobin/rmat-gen is missing: build it" "$T/nobin.out" && ok missing_
 if P SCALE=$SC GRID=2by2 all >"$T/grid.out" 2>&1; then fail bad_grid_refused "make succeeded"
 else grep -q "grid '2by2' is not RxC" "$T/grid.out" && ok bad_grid_refused || fail bad_grid_refused "$(cat "$T/grid.out")"; fi
 
+# ---- options are part of what makes a file current (issue 32) --------------------------
+# a BFS option: a new result under another name, the old one untouched
+old_bfs=$(sha256sum <"$run1.bfs.h5")
+if P SCALE=$SC GRID=1x1 BFS_FLAGS="--roots largest-component" all >"$T/lc.out" 2>&1; then ok bfs_flags_all; else fail bfs_flags_all "$(tail -5 "$T/lc.out")"; fi
+grep -q -- "$B2_BIN/bfs-gpu .*--roots largest-component" "$T/lc.out" && ok bfs_flags_rerun_search || fail bfs_flags_rerun_search "$(cat "$T/lc.out")"
+grep -q -e "$B2_BIN/rmat-gen" -e "$B2_BIN/partition2d" "$T/lc.out" && fail bfs_flags_keep_graph "$(grep -e "$B2_BIN/rmat-gen" -e "$B2_BIN/partition2d" "$T/lc.out")" || ok bfs_flags_keep_graph
+lcb=$(ls "$RS"/$base.g1x1.n3.cpu.b*.bfs.h5 2>/dev/null | head -1)
+[ -n "$lcb" ] && [ "$(python3 -c "import h5py,sys; print(h5py.File(sys.argv[1],'r').attrs['roots_from'].decode())" "$lcb")" = largest-component ] \
+  && ok bfs_flags_own_file || fail bfs_flags_own_file "$(ls "$RS")"
+[ "$(sha256sum <"$run1.bfs.h5")" = "$old_bfs" ] && ok bfs_flags_old_result_kept || fail bfs_flags_old_result_kept "rewritten"
+grep -q "roots: largest-component" "$T/lc.out" && ok bfs_flags_report_is_new || fail bfs_flags_report_is_new "$(grep roots "$T/lc.out")"
+P SCALE=$SC GRID=1x1 BFS_FLAGS="--roots largest-component" -q all && ok bfs_flags_make_q || fail bfs_flags_make_q "not up to date"
+P SCALE=$SC GRID=1x1 -q all && ok no_flags_still_up_to_date || fail no_flags_still_up_to_date "not up to date"
+# every stage's options: the stage and what follows it are remade, named apart
+for st in GEN:rmat-gen:--initiator=0.55,0.2,0.2 PARTITION:partition2d:--mem=64M VALIDATE:bfs-validate:--read-rows=1000; do
+  var=${st%%:*}; rest=${st#*:}; prog=${rest%%:*}; flag=${rest#*:}
+  P SCALE=$SC GRID=1x1 ${var}_FLAGS="$flag" -n all >"$T/fl.out" 2>&1
+  grep -q -- "$B2_BIN/$prog.*$flag" "$T/fl.out" && grep -q "$B2_BIN/bfs-report" "$T/fl.out" \
+    && ok "${var,,}_flags_remake" || fail "${var,,}_flags_remake" "$(cat "$T/fl.out")"
+done
+P SCALE=$SC GRID=1x1 GEN_FLAGS="--stats -v" -q all && ok print_only_flags_reuse || fail print_only_flags_reuse "remade for --stats"
+# a named variant
+P SCALE=$SC GRID=1x1 VARIANT=try1 -n bfs | grep -q -- "-o $RS/$base.g1x1.n3.cpu.try1.bfs.h5" && ok variant_named \
+  || fail variant_named "$(P SCALE=$SC GRID=1x1 VARIANT=try1 -n bfs)"
+# --append through REPORT_FLAGS: one row per run, once
+tab=$T/campaign.csv
+P SCALE=$SC GRID=1x1 REPORT_FLAGS="--append $tab" all >"$T/ap.out" 2>&1 || fail report_flags_append_all "$(tail -3 "$T/ap.out")"
+P SCALE=$SC GRID=1x1 REPORT_FLAGS="--append $tab" all >"$T/ap2.out" 2>&1
+[ "$(tail -n +2 "$tab" | wc -l)" = 1 ] && ok report_flags_append_one_row || fail report_flags_append_one_row "$(cat "$tab")"
+# quiet: validation and provenance once per run
+[ "$(grep -c '^# validation ' "$T/r1.out")" = 1 ] && ! grep -q 'searches: .* passed' "$T/r1.out" \
+  && ok validation_said_once || fail validation_said_once "$(grep -e validation -e passed "$T/r1.out")"
+[ "$(grep -c '^#   git_commit ' "$T/r1.out")" = 1 ] && ok provenance_said_once || fail provenance_said_once "$(grep -c git_commit "$T/r1.out")"
+
 # ---- a SNAP graph on 1x1 and 2x2 ----------------------------------------------------
 for g in 1x1 2x2; do
   if P GRAPH="$SNAP" GRID=$g all >"$T/s$g.out" 2>&1; then ok snap_${g}_all; else fail snap_${g}_all "$(tail -5 "$T/s$g.out")"; fi
@@ -144,6 +178,9 @@ sw=$RS/sweep-rmat-s9_10-e8-g1x1_1x2.n3.cpu.txt
 rows=$(sed -n '/^== comparison/,/^$/p' "$sw" 2>/dev/null | grep -c ' cpu ')
 [ "$rows" = 4 ] && ok sweep_comparison_rows || fail sweep_comparison_rows "$rows rows in $sw"
 grep -q '^== strong scaling' "$sw" && ok sweep_strong_table || fail sweep_strong_table "none"
+# the terminal gets the tables, not every run's details
+grep -q '^== comparison' "$T/sweep.out" && ! grep -q '^== run ' "$T/sweep.out" && ok sweep_prints_tables \
+  || fail sweep_prints_tables "$(tail -5 "$T/sweep.out")"
 P GRIDS="1x1 1x2" SCALES="9 10" -q sweep && ok sweep_make_q || fail sweep_make_q "not up to date"
 if P GRIDS="1x1 1x2" SCALE=9 weak >"$T/weak.out" 2>&1; then ok weak_runs; else fail weak_runs "$(tail -5 "$T/weak.out")"; fi
 grep -q "$B2_BIN/bfs-gpu" "$T/weak.out" && fail weak_reuses_sweep_runs "reran a search" || ok weak_reuses_sweep_runs

@@ -10,7 +10,7 @@ output nor temporary left, inputs byte-for-byte unchanged, no timeout."""
 import glob, hashlib, os, shutil, signal, socket, subprocess, sys, time
 import numpy as np
 import h5py
-from b2ref import Report, BIN, TMP, MPIEXEC, SAN, run_bounded, digest
+from b2ref import Report, BIN, TMP, MPIEXEC, SAN, run_bounded, digest, cmd_of, run_np_bounded
 
 R = Report()
 T = TMP
@@ -20,15 +20,9 @@ TIMEOUT = 60
 ENV = dict(os.environ, B2_ERROR_WAIT="2")
 
 
-def cmd_of(np_, prog, args):
-    c = [os.path.join(BIN, prog)] + [str(a) for a in args]
-    return (MPIEXEC.split() + ["-n", str(np_)] + c) if np_ > 1 else c
-
-
 def run(np_, prog, *args, env=ENV):
     """(returncode or None on timeout, stderr, stdout)"""
-    rc, out, err = run_bounded(cmd_of(np_, prog, args), TIMEOUT, env)
-    return rc, err, out
+    return run_np_bounded(np_, prog, args, TIMEOUT, env)
 
 
 sha = digest

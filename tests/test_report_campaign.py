@@ -143,7 +143,7 @@ R.check("append_no_temporary", not [x for x in os.listdir(T) if ".tmp-" in x])
 before = open(ap, "rb").read()
 def all_or_nothing(name, svg, want_in_err, svgdir):
     rep = T + "/aon-%s.txt" % name
-    p = report(a, av, b, bv, "--append", ap, "-o", rep, "--svg", svg)
+    p = report(a, av, b, bv, "--append", ap, "--append-again", "-o", rep, "--svg", svg)
     R.check("aon_%s_exit_4" % name, p.returncode == 4, "exit %d: %s" % (p.returncode, p.stderr))
     R.check("aon_%s_message" % name, all(w in p.stderr for w in want_in_err), p.stderr)
     R.check("aon_%s_append_unchanged" % name, open(ap, "rb").read() == before)

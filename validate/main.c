@@ -80,7 +80,7 @@ static int read_vec(int64_t **out, hid_t file, const char *name, uint64_t rows, 
 	if (have != rows)
 		B2_FAIL0(B2_EDATA, "%s: dataset %s has %llu entries, expected %llu", path, name,
 		         (unsigned long long)have, (unsigned long long)rows);
-	error = b2_alloc(out, (rows ? rows : 1) * sizeof **out, name);
+	error = b2_alloc_n(out, rows ? rows : 1, sizeof **out, name);
 	B2_TRY(b2_agree(error, MPI_COMM_WORLD));
 	error = b2_dset_read_rows(d, H5T_NATIVE_INT64, 0, rows, *out, b2_nranks > 1);
 	if (error)
@@ -153,6 +153,7 @@ int main(int argc, char **argv)
 	int64_t *r_search = NULL, *r_root = NULL, *r_pass = NULL, *r_rule = NULL, *r_ex = NULL,
 	        *r_nedge = NULL, *r_bfsnedge = NULL;
 	double *r_time = NULL, *r_read = NULL;
+	char *run_id = NULL; /* the BFS file's, absent in files of older builds */
 	uint64_t n = 0, m = 0, efp = 0, bfp = 0, K = 0, Kp = 0, npass = 0;
 	int64_t a;
 	int error = b2_init(&argc, &argv, "bfs-validate"), created = 0;
@@ -180,6 +181,7 @@ int main(int argc, char **argv)
 	m = (uint64_t)a;
 	B2_TRY(b2_attr_get_u64(&efp, ef, "fingerprint", o.edges));
 	B2_TRY(b2_attr_get_u64(&bfp, bf, "edges_fingerprint", o.bfs));
+	B2_TRY(b2_attr_opt_str(&run_id, bf, "run_id", o.bfs));
 	if (efp != bfp)
 		B2_FAIL0(B2_EDATA, "%s was computed on another graph: its edges_fingerprint is %016llx, the "
 		         "fingerprint of %s is %016llx", o.bfs, (unsigned long long)bfp, o.edges,
@@ -238,7 +240,7 @@ int main(int argc, char **argv)
 	        (unsigned long long)n, (unsigned long long)m, (unsigned long long)g.selfloops,
 	        (unsigned long long)g.nnz_total, setup);
 
-	error = b2_alloc(&pred, (g.nloc ? g.nloc : 1) * sizeof *pred, "a predecessor share");
+	error = b2_alloc_n(&pred, g.nloc ? g.nloc : 1, sizeof *pred, "a predecessor share");
 	if (!error) error = b2_calloc(&r_search, Kp + 1, 7 * sizeof(int64_t), "results");
 	if (!error) error = b2_calloc(&r_time, Kp + 1, 2 * sizeof(double), "results");
 	B2_TRY(b2_agree(error, MPI_COMM_WORLD));
@@ -302,6 +304,8 @@ int main(int argc, char **argv)
 	B2_TRY(put_vec(out.file, "time", H5T_IEEE_F64LE, Kp, r_time));
 	B2_TRY(put_vec(out.file, "read_time", H5T_IEEE_F64LE, Kp, r_read));
 	B2_TRY(b2_attr_put_str(out.file, "bfs_file", o.bfs));
+	if (run_id)
+		B2_TRY(b2_attr_put_str(out.file, "bfs_run_id", run_id));
 	B2_TRY(b2_attr_put_str(out.file, "edges_file", o.edges));
 	B2_TRY(b2_attr_put_u64(out.file, "edges_fingerprint", efp));
 	B2_TRY(b2_attr_put_i64(out.file, "num_vertices", (int64_t)n));
@@ -339,5 +343,6 @@ done:
 	if (bf >= 0) H5Fclose(bf);
 	vgraph_free(&g);
 	free(roots); free(nedge); free(kept); free(pred); free(r_search); free(r_time);
+	free(run_id);
 	return b2_finish(error);
 }

@@ -476,8 +476,8 @@ int vcheck(vresult *res, const vgraph *g, const int64_t *pred, int64_t root, int
 	uint64_t stot = 0;
 	for (int r = 0; r < P; r++)
 		stot += (uint64_t)g->scnt[r];
-	error = b2_alloc(&tbl, (nloc + g->nghost + 1) * sizeof *tbl, "levels");
-	if (!error) error = b2_alloc(&hot, (nloc + g->nghost + 1) * sizeof *hot, "levels");
+	error = b2_alloc_n(&tbl, nloc + g->nghost + 1, sizeof *tbl, "levels");
+	if (!error) error = b2_alloc_n(&hot, nloc + g->nghost + 1, sizeof *hot, "levels");
 	if (!error) error = b2_alloc(&sbuf, (stot + 1) * sizeof *sbuf, "levels to send");
 	if (!error) error = b2_alloc(&J, (nloc + 1) * sizeof *J, "pointer jumping");
 	if (!error) error = b2_alloc(&plist, (nloc + 1) * sizeof *plist, "pointer jumping");
