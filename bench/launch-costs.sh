@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/launch-costs.sh — the fixed costs of a device level on this GPU host
-# (bench/launch_costs.cu says what is timed; docs/PERFORMANCE.md, sixteenth
-# session, has the numbers). Builds with nvcc where there is one (NVCC=...),
+# (bench/launch_costs.cu says what is timed; docs/PERFORMANCE.md, "The fixed
+# costs of a device level", has the numbers). Builds with nvcc where there is one (NVCC=...),
 # else runs a binary built elsewhere: LAUNCH_COSTS=/path.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)

@@ -1,6 +1,6 @@
 /* bench/launch_costs.cu: what a device level pays besides its work, on one
  * or two GPUs (bench/launch-costs.sh builds and runs it; docs/PERFORMANCE.md,
- * sixteenth session): reading or writing a 64 Ki-word bitmap on the peer GPU
+ * "The fixed costs of a device level"): reading or writing a 64 Ki-word bitmap on the peer GPU
  * (NVLink, peer access) against the own, an empty kernel, the last-block
  * pattern with a mapped host write (the update), and 8 dependent kernels
  * plain, with a timing or a non-timing event after each, and with

@@ -170,7 +170,8 @@ with open(REP, "w") as f:
 case("bfs-report failing on bad data", 1, "bfs-report",
      [B1, V1, BAD, "--unvalidated", "-o", REP, "--append", X, "--svg", SV], 3, [BAD], keep=[REP, X, SV, BAD])
 # the last rename fails (the --append table is immutable: even root cannot
-# replace it) after -o and the plots were renamed: they are put back
+# replace it) after -o and the plots were renamed: they are put back (the
+# table holds this run already: --append-again, so that the rename is reached)
 IMM = T + "/immutable.csv"
 shutil.copy(X, IMM)
 import subprocess  # noqa: E402
@@ -178,7 +179,8 @@ if subprocess.run(["chattr", "+i", IMM], capture_output=True).returncode != 0:
     print("SKIP the last rename failing: chattr +i is not supported here")
 else:
     case("bfs-report: the last rename fails, the earlier ones undone", 1, "bfs-report",
-         [B1, V1, "-o", REP, "--svg", SV, "--append", IMM], 4, [IMM], keep=[REP, SV, IMM, B1, V1])
+         [B1, V1, "-o", REP, "--svg", SV, "--append", IMM, "--append-again"], 4, [IMM],
+         keep=[REP, SV, IMM, B1, V1])
     subprocess.run(["chattr", "-i", IMM])
 BADE = T + "/bad-fp.h5"
 shutil.copy(G, BADE)

@@ -1,5 +1,5 @@
 /* cpu.c — the OpenMP backend: the same algorithm, arrays and messages as the
- * CUDA backend (cuda.cu), with loops in place of kernels, so that the whole
+ * CUDA backend (traverse/cuda/), with loops in place of kernels, so that the whole
  * pipeline runs and is tested on machines without a GPU. Top-down, the
  * visited bitmap is tested, then set with an atomic or: the first setter
  * wins. Bottom-up, each word of the visited bitmap (32 local rows) belongs

@@ -414,7 +414,7 @@ done:
 }
 
 #ifdef B2_HAVE_CUDA
-void b2_cuda_versions(int *driver, int *runtime); /* cuda.cu */
+void b2_cuda_versions(int *driver, int *runtime); /* traverse/cuda/backend.cu */
 #endif
 
 /* "12.4" from CUDA's 1000 * major + 10 * minor; "none" for 0. */
