@@ -186,7 +186,7 @@ int b2_input_mode_ok(const char *path, unsigned mode)
 {
 	if (S_ISREG(mode))
 		return 0;
-	return b2_err(B2_EIO, "cannot read %s: it is %s, not a regular file: inputs must be regular "
+	return b2_err(B2_EUSAGE, "cannot read %s: it is %s, not a regular file: inputs must be regular "
 	              "files", path, kind_name(mode));
 }
 
@@ -197,8 +197,8 @@ int b2_check_input(const char *path)
 		return 0; /* a missing input is reported where it is read */
 	if (b2_rank == 0)
 		return b2_input_mode_ok(path, st.st_mode);
-	b2_error_seen(B2_EIO);
-	return B2_EIO;
+	b2_error_seen(B2_EUSAGE);
+	return B2_EUSAGE;
 }
 
 /* What stands in the way of writing output o, as a message in msg; 0 when
@@ -217,9 +217,11 @@ static int output_problem(char *msg, size_t n, const char *what, const char *pat
 	if (stat(path, &st) == 0) {
 		if (is_dir ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode))
 			goto dir; /* the directory it is in must still take new names */
-		if (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode))
-			return snprintf(msg, n, "cannot write %s: %s", path,
-			                strerror(S_ISDIR(st.st_mode) ? EISDIR : ENOTDIR)), B2_EIO;
+		if (S_ISREG(st.st_mode)) /* a file where a directory output goes */
+			return snprintf(msg, n, "cannot write %s: %s", path, strerror(ENOTDIR)), B2_EIO;
+		if (S_ISDIR(st.st_mode))
+			return snprintf(msg, n, "cannot write %s: %s: outputs are regular files", path,
+			                strerror(EISDIR)), B2_EUSAGE;
 		return snprintf(msg, n, "%s %s is %s, not a regular file: refusing to replace it "
 		                "(outputs are regular files)", what, path, kind_name(st.st_mode)), B2_EUSAGE;
 	} else if (errno != ENOENT) {

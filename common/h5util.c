@@ -393,7 +393,7 @@ int b2_h5_open(hid_t *file, const char *path, MPI_Comm comm, const char *expect)
 	}
 	MPI_Bcast(&why, 1, MPI_INT, 0, comm);
 	if (why)
-		return why == 2 ? B2_EDATA : B2_EIO;
+		return why == 2 ? B2_EDATA : why == 3 ? B2_EUSAGE : B2_EIO;
 	fapl = make_fapl(comm);
 	if (fapl < 0)
 		B2_FAIL(B2_EIO, "cannot set up HDF5 file access for %s", path);

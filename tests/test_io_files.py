@@ -1,7 +1,7 @@
 """tests/test_io_files.py — docs/DESIGN.md "Inputs" and "Outputs": every
 program reads and writes regular files only. An output that is a character
-device, a FIFO or a symlink to one is refused (exit 2) and never replaced; a
-directory is exit 4; two outputs of one run on one path are refused before
+device, a FIFO, a directory or a symlink to one is refused (exit 2) and never
+replaced; two outputs of one run on one path are refused before
 anything is written; a failed run leaves existing outputs as they were; a
 240-byte output name works; an -o ending in '/' or in a missing directory
 is found before the work. An input that is a FIFO or a device, or an HDF5
@@ -140,7 +140,7 @@ for prog, nps, args in writers:
                  said=["is %s, not a regular file: refusing to replace it" % KIND[kind]])
         if opt != "--svg":
             a = [D if x == "O" else x for x in args]
-            case("%s %s a directory" % (prog, opt), np_, prog, a, 4, [D], keep=[D, G, B1, V1, E])
+            case("%s %s a directory" % (prog, opt), np_, prog, a, 2, [D], keep=[D, G, B1, V1, E])
 
 # ---- 4. two outputs of one run on one path: refused before anything is written ----
 X = T + "/table.csv"
@@ -267,7 +267,7 @@ for prog, nps, args in readers:
             if np_ > 1 and kind.startswith("a symlink"):
                 continue
             a = [path if x == "I" else x for x in args]
-            case("%s argument %d %s" % (prog, args.index("I") + 1, kind), np_, prog, a, 4, [path],
+            case("%s argument %d %s" % (prog, args.index("I") + 1, kind), np_, prog, a, 2, [path],
                  keep=[path, FIFO, G, B1, V1], absent=[T + "/in.out"],
                  said=["cannot read %s: it is %s, not a regular file" % (path, KIND[kind])])
 

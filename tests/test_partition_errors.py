@@ -109,7 +109,7 @@ def main():
     expect("missing input", 4, ["--grid", "1x1", os.path.join(TMP, "nope.h5"), "-o", OUT], ["nope.h5"])
     expect("output dir missing", 4, ["--grid", "1x1", good, "-o", os.path.join(TMP, "no/such/dir/p.h5")],
            ["does not exist"], out=None)
-    expect("output is a directory", 4, ["--grid", "1x1", good, "-o", TMP], ["directory"], out=None)
+    expect("output is a directory", 2, ["--grid", "1x1", good, "-o", TMP], ["directory"], out=None)
 
     # ---- the output is the input (or a link to it): refused (2), the input unchanged ----
     before = open(good, "rb").read()

@@ -19,7 +19,7 @@ expect_exit 2 "two ranks agree on usage errors" run 2 rmat-gen -s 0 -o "$d/g.h5"
 none "usage errors"
 expect_exit 4 "missing directory" run 1 rmat-gen -s 8 -o "$d/nodir/g.h5"
 expect_exit 4 "unwritable location" run 1 rmat-gen -s 8 -o /proc/g.h5
-expect_exit 4 "output is a directory" run 1 rmat-gen -s 8 -o "$d"
+expect_exit 2 "output is a directory" run 1 rmat-gen -s 8 -o "$d"
 # a full disk: a 1 MiB tmpfs in a private mount namespace (needs root)
 full() { # NAME NP ARGS...: expect exit 4, a message, nothing left on the small disk
   local n=$1 np=$2; shift 2

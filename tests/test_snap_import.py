@@ -399,16 +399,16 @@ p = imp(1, write(os.path.join(TMP, "trunc.gz"), gz_ok[: len(gz_ok) - 12]), os.pa
 m = re.findall(r"line (\d+)", p.stderr)
 R.check("truncated gzip names a line within the text", p.returncode == 3 and m and 1 <= int(m[0]) <= lines5k + 1, p.stderr)
 
-# ---- 6. cannot open: exit 4; usage: exit 2 ------------------------------------------------
+# ---- 6. cannot open: exit 4; usage and non-regular inputs: exit 2---------------------------------------------
 p = imp(1, os.path.join(TMP, "no-such-file.txt"), os.path.join(TMP, "x.h5"))
 R.eq("missing input: exit 4", p.returncode, 4)
 R.check("missing input: no output", not os.path.exists(os.path.join(TMP, "x.h5")))
 p = imp(2, TMP, os.path.join(TMP, "x.h5"))
-R.eq("directory as input: exit 4", p.returncode, 4)
+R.eq("directory as input: exit 2 (inputs are regular files)", p.returncode, 2)
 fifo = os.path.join(TMP, "fifo")
 os.mkfifo(fifo)
 p = imp(1, fifo, os.path.join(TMP, "x.h5"), timeout=60)  # must not wait for a writer
-R.eq("FIFO as input: exit 4", p.returncode, 4)
+R.eq("FIFO as input: exit 2 (inputs are regular files)", p.returncode, 2)
 p = run(1, "snap-import", os.path.join(SNAP, "wiki-Vote.txt"), check=False)
 R.eq("no -o: exit 2", p.returncode, 2)
 p = imp(1, os.path.join(SNAP, "wiki-Vote.txt"), os.path.join(TMP, "no-dir", "x.h5"))
