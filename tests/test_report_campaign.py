@@ -137,14 +137,14 @@ R.check("append_no_temporary", not [x for x in os.listdir(T) if ".tmp-" in x])
 
 # ---- --append is one of the outputs: all of them or none ----------------------------
 # a failing --svg leaves the --append table byte-for-byte as it was and no -o
-# report: once before anything is staged (DIR under a plain file), once when
-# the last plot's rename fails (index.html is a directory), after the -o
-# report and the first plots were renamed
+# report: once before anything is staged (DIR under a plain file: exit 4),
+# once where a plot's name is a directory (index.html: an output that is a
+# directory, refused with exit 2 before anything is written)
 before = open(ap, "rb").read()
-def all_or_nothing(name, svg, want_in_err, svgdir):
+def all_or_nothing(name, svg, want_in_err, svgdir, code):
     rep = T + "/aon-%s.txt" % name
     p = report(a, av, b, bv, "--append", ap, "--append-again", "-o", rep, "--svg", svg)
-    R.check("aon_%s_exit_4" % name, p.returncode == 4, "exit %d: %s" % (p.returncode, p.stderr))
+    R.check("aon_%s_exit_%d" % (name, code), p.returncode == code, "exit %d: %s" % (p.returncode, p.stderr))
     R.check("aon_%s_message" % name, all(w in p.stderr for w in want_in_err), p.stderr)
     R.check("aon_%s_append_unchanged" % name, open(ap, "rb").read() == before)
     R.check("aon_%s_no_report" % name, not os.path.exists(rep))
@@ -153,10 +153,10 @@ def all_or_nothing(name, svg, want_in_err, svgdir):
         left += [x for x in os.listdir(svgdir) if x != "index.html"]
     R.check("aon_%s_nothing_left" % name, not left, str(left))
 open(T + "/plain", "w").write("x\n")
-all_or_nothing("svg_under_a_file", T + "/plain/svg", [T + "/plain/svg", "Not a directory"], None)
+all_or_nothing("svg_under_a_file", T + "/plain/svg", [T + "/plain/svg", "Not a directory"], None, 4)
 R.check("aon_svg_under_a_file_input_kept", open(T + "/plain").read() == "x\n")
 os.makedirs(T + "/svgdir/index.html")
-all_or_nothing("rename_fails", T + "/svgdir", [T + "/svgdir/index.html", "Is a directory"], T + "/svgdir")
+all_or_nothing("rename_fails", T + "/svgdir", [T + "/svgdir/index.html", "Is a directory"], T + "/svgdir", 2)
 R.check("aon_rename_fails_dir_kept", os.path.isdir(T + "/svgdir/index.html"))
 
 # ---- --baseline ---------------------------------------------------------------------

@@ -6,7 +6,8 @@
  *           [--keep-pred all|none|K] [--warmup W]
  *           [--transport auto|pull|ipc|nccl|mpi]
  *           [--direction auto|top-down|bottom-up] [--alpha A] [--beta B]
- *           [--roots any|largest-component] -o bfs.h5
+ *           [--roots any|largest-component] [--trace] [--test-shared-gpus]
+ *           -o bfs.h5
  *
  * Reads the rank's own CSC block and the degrees of its own vertices from
  * the partition file, draws the roots (FORMATS.md "BFS file"), runs warm-up
