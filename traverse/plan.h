@@ -60,7 +60,8 @@ typedef struct b2_plan_grid {
 	int64_t total_degree; /* the sum of all tuple degrees */
 } b2_plan_grid;
 
-/* What the transports and the backend chosen can do, agreed by all ranks. */
+/* What the transports and the backend chosen can do: the same on every rank
+ * of a link (the in-place and list flags), or on all ranks (the rest). */
 typedef struct b2_plan_caps {
 	int device_levels;   /* every exchange moves bitmaps device to device */
 	int fold_carries;    /* the fold's transport can carry the visited state */
