@@ -14,6 +14,7 @@
  * searches, then the timed searches, and writes the BFS file. */
 #include <errno.h>
 #include <getopt.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 #include "backend.h"
 #include "search.h"
 #include "partfile.h"
+#include "records.h"
 
 static const char help[] =
 	"Usage: bfs-gpu PARTITION.h5 [options] -o BFS.h5\n"
@@ -63,6 +65,9 @@ static const char help[] =
 	"                           share a GPU (a one-GPU host then checks two-rank device\n"
 	"                           levels; NCCL joins the ranks by its socket transport,\n"
 	"                           each rank a host of its own). Slow: never for timing\n"
+	"      --variant NAME       a name for this variant of the run, recorded in the file\n"
+	"                           and shown in every report (letters, digits, . _ + -;\n"
+	"                           at most 64)\n"
 	"      --roots R            any (default): roots anywhere; largest-component: only\n"
 	"                           in the largest connected component (found first by\n"
 	"                           untimed searches), so that no search measures a tiny\n"
@@ -90,7 +95,19 @@ typedef struct opts {
 	const char *bitmap_s, *direction_s;
 	int roots_lc; /* --roots largest-component */
 	int trace, test_shared; /* --trace, --test-shared-gpus */
+	const char *variant;    /* --variant, "" when none */
 } opts;
+
+/* --variant: a name that file names and make take as it is. */
+static int check_variant(const char *v)
+{
+	size_t n = strlen(v);
+	if (n == 0 || n > 64 || strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	                                  "0123456789._+-") != n)
+		return b2_usage_err("--variant: expected 1 to 64 letters, digits, '.', '_', '+' or '-', "
+		                    "got '%s'", b2_text(v));
+	return 0;
+}
 
 static int parse(opts *o, int argc, char **argv)
 {
@@ -105,12 +122,13 @@ static int parse(opts *o, int argc, char **argv)
 		{"direction", required_argument, 0, 8}, {"alpha", required_argument, 0, 9},
 		{"beta", required_argument, 0, 10}, {"roots", required_argument, 0, 11},
 		{"trace", no_argument, 0, 13}, {"test-shared-gpus", no_argument, 0, 14},
-		B2_STD_LONGOPTS, {0, 0, 0, 0}};
+		{"variant", required_argument, 0, 15}, B2_STD_LONGOPTS, {0, 0, 0, 0}};
 	o->nroots = 64; o->seed = 1; o->backend = "auto"; o->bitmap = B2_BITMAP_AUTO;
 	o->bitmap_s = "auto"; o->ept = 4; o->keep = -1; o->warmup = 1; o->transport = B2_TP_AUTO;
 	o->direction = B2_DIRECTION_AUTO; o->direction_s = "auto"; o->alpha = 0; o->beta = 18; /* alpha 0: the backend's */
 	o->roots_lc = 0;
 	o->trace = o->test_shared = 0;
+	o->variant = "";
 	while ((c = getopt_long(argc, argv, "n:" B2_STD_SHORTOPTS, lo, NULL)) != -1) {
 		switch (c) {
 		case 'n': B2_TRY(b2_parse_i64(&o->nroots, optarg, "--nroots", 1, 4096)); break;
@@ -161,6 +179,7 @@ static int parse(opts *o, int argc, char **argv)
 			break;
 		case 13: o->trace = 1; break;
 		case 14: o->test_shared = 1; break;
+		case 15: B2_TRY(check_variant(optarg)); o->variant = optarg; break;
 		default:
 			B2_TRY(b2_std_option(&std, c, optarg, help));
 		}
@@ -220,20 +239,6 @@ done:
 	return error;
 }
 
-/* b2_dset_put_small, but an empty dataset is only created: a collective
- * write of nothing fails in parallel HDF5 (reported to the lead). */
-static int put_small(hid_t loc, const char *name, hid_t type, int rank, const uint64_t *dims,
-                     const void *buf)
-{
-	if (dims[0] > 0 && (rank == 1 || dims[1] > 0))
-		return b2_dset_put_small(loc, name, type, rank, dims, buf);
-	hid_t d = -1;
-	int error = b2_dset_create(&d, loc, name, type, rank, dims, 0, 0);
-	if (d >= 0 && H5Dclose(d) < 0 && !error)
-		error = b2_h5_write_err(loc, "finishing dataset %s failed", name);
-	return b2_agree(error, MPI_COMM_WORLD);
-}
-
 /* Row q of /pred, the columns this rank owns: collective. */
 static int write_pred_row(hid_t d, int64_t q, int64_t v0, int64_t n, const int64_t *pred)
 {
@@ -258,64 +263,12 @@ static int write_pred_row(hid_t d, int64_t q, int64_t v0, int64_t n, const int64
 	return error;
 }
 
-/* One search's per-level records (search.h), kept until the output, then
- * laid out as [searches][levels] tables padded past each search's end
- * (frontier 0, direction -1, nothing examined, no time). */
-typedef struct level_rows {
-	int64_t n;
-	int64_t *front, *exam;
-	signed char *dir;
-	double *time;
-} level_rows, level_table;
-
-static void level_rows_free(level_rows *r)
-{
-	free(r->front); free(r->exam); free(r->dir); free(r->time);
-	memset(r, 0, sizeof *r);
-}
-
-static int keep_levels(level_rows *r, const b2_search *s)
-{
-	int error = 0;
-	size_t n = (size_t)s->nlevels;
-	r->n = s->nlevels;
-	B2_TRY(b2_alloc(&r->front, n * 8, "level records"));
-	B2_TRY(b2_alloc(&r->exam, n * 8, "level records"));
-	B2_TRY(b2_alloc(&r->dir, n, "level records"));
-	B2_TRY(b2_alloc(&r->time, n * 8, "level records"));
-	memcpy(r->front, s->fsize, n * 8);
-	memcpy(r->exam, s->lexam, n * 8);
-	memcpy(r->dir, s->ldir, n);
-	memcpy(r->time, s->ltime, n * 8);
-done:
-	return error;
-}
-
-static int level_table_make(level_table *t, const level_rows *rows, int64_t nroots, int64_t width)
-{
-	int error = 0;
-	size_t cells = (size_t)nroots * (size_t)width + 1;
-	B2_TRY(b2_calloc(&t->front, cells, 8, "level tables"));
-	B2_TRY(b2_calloc(&t->exam, cells, 8, "level tables"));
-	B2_TRY(b2_alloc(&t->dir, cells, "level tables"));
-	B2_TRY(b2_calloc(&t->time, cells, 8, "level tables"));
-	memset(t->dir, -1, cells);
-	for (int64_t q = 0; q < nroots; q++) {
-		size_t at = (size_t)(q * width), n = (size_t)rows[q].n;
-		memcpy(t->front + at, rows[q].front, n * 8);
-		memcpy(t->exam + at, rows[q].exam, n * 8);
-		memcpy(t->dir + at, rows[q].dir, n);
-		memcpy(t->time + at, rows[q].time, n * 8);
-	}
-done:
-	return error;
-}
-
 /* Facts about the run beyond the searches (FORMATS.md "BFS file"): how the
  * roots were chosen, how full the nodes were, what made the file. */
 typedef struct runfacts {
 	int64_t comp_vertices, comp_searches;  /* --roots largest-component */
 	int64_t ranks_per_node, cores_per_node; /* the most ranks, the fewest cores of a node */
+	int64_t threads;                        /* threads per rank (the CPU backend's OpenMP) */
 	int oversubscribed;
 } runfacts;
 
@@ -383,8 +336,8 @@ done:
 	return error;
 }
 
-/* Ranks per node against the node's cores (cpu backend) or GPUs (cuda):
- * more ranks than either makes the timings meaningless, so the run says so
+/* Ranks per node against the node's cores (cpu backend: ranks x threads)
+ * or GPUs (cuda): more than either makes the timings meaningless, so the run says so
  * (once, on rank 0; pick_backend has warned of shared GPUs already) and the
  * BFS file records it for the report. */
 static int node_facts(runfacts *rf, const b2_backend *be, int gpus_shared)
@@ -395,7 +348,8 @@ static int node_facts(runfacts *rf, const b2_backend *be, int gpus_shared)
 	                                     MPI_INFO_NULL, &node), "MPI_Comm_split_type"));
 	MPI_Comm_size(node, &nlocal);
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-	int64_t v[3] = {nlocal, -(int64_t)(cores > 0 ? cores : 1), nlocal > cores};
+	rf->threads = be == &b2_cpu_backend ? omp_get_max_threads() : 1;
+	int64_t v[3] = {nlocal, -(int64_t)(cores > 0 ? cores : 1), nlocal * rf->threads > cores};
 	B2_TRY(b2_mpi_ok(MPI_Allreduce(MPI_IN_PLACE, v, 3, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD),
 	                 "MPI_Allreduce"));
 	rf->ranks_per_node = v[0];
@@ -403,9 +357,10 @@ static int node_facts(runfacts *rf, const b2_backend *be, int gpus_shared)
 	if (be == &b2_cpu_backend) {
 		rf->oversubscribed = v[2] > 0;
 		if (rf->oversubscribed)
-			b2_warn0("%lld ranks on a node with %lld cores: the CPU backend is oversubscribed, so its "
-			         "times and scaling efficiencies say little (the report marks this run)",
-			         (long long)rf->ranks_per_node, (long long)rf->cores_per_node);
+			b2_warn0("%lld ranks x %lld threads on a node with %lld cores: the CPU backend is "
+			         "oversubscribed, so its times and scaling efficiencies say little (the report "
+			         "marks this run)", (long long)rf->ranks_per_node, (long long)rf->threads,
+			         (long long)rf->cores_per_node);
 	} else
 		rf->oversubscribed = gpus_shared;
 done:
@@ -464,6 +419,8 @@ static int write_run_facts(hid_t f, const opts *o, const runfacts *rf, const cha
 	B2_TRY(b2_attr_put_i64(f, "ranks_per_node", rf->ranks_per_node));
 	B2_TRY(b2_attr_put_i64(f, "cores_per_node", rf->cores_per_node));
 	B2_TRY(b2_attr_put_i64(f, "oversubscribed", rf->oversubscribed));
+	B2_TRY(b2_attr_put_i64(f, "threads_per_rank", rf->threads));
+	B2_TRY(b2_attr_put_str(f, "variant", o->variant));
 done:
 	free(all);
 	free(names);
@@ -529,13 +486,10 @@ int main(int argc, char **argv)
 	b2_search s;
 	int have_search = 0, device = -1, shared = 0;
 	char devname[256];
-	int64_t *roots = NULL, nroots = 0, *nedge = NULL, *visited = NULL, *kept = NULL, nkept = 0;
-	int64_t maxlev = 1, *pred = NULL;
-	level_rows *lrows = NULL;
-	level_table lt = {0};
+	int64_t *roots = NULL, nroots = 0, *kept = NULL, nkept = 0, *pred = NULL;
+	b2_records rec = {0};
 	runfacts rf = {0};
 	unsigned char *allow = NULL; /* --roots largest-component */
-	double *times = NULL, *phases = NULL, *expdir = NULL;
 	b2_h5out out = {.file = -1};
 	int out_open = 0;
 	hid_t dpred = -1;
@@ -590,14 +544,10 @@ int main(int argc, char **argv)
 	if (nroots == 0)
 		b2_warn0("%s: no vertex has an edge; no search to run", o.part);
 	nkept = o.keep < 0 || o.keep > nroots ? nroots : o.keep;
-	B2_TRY(b2_calloc(&nedge, (size_t)nroots + 1, 8, "results"));
-	B2_TRY(b2_calloc(&visited, (size_t)nroots + 1, 8, "results"));
-	B2_TRY(b2_calloc(&kept, (size_t)nkept + 1, 8, "results"));
-	B2_TRY(b2_calloc(&times, (size_t)nroots + 1, 8, "results"));
-	B2_TRY(b2_calloc(&phases, (size_t)nroots * B2_NPHASES + 1, 8, "results"));
-	B2_TRY(b2_calloc(&expdir, (size_t)nroots * 2 + 1, 8, "results"));
-	B2_TRY(b2_calloc(&lrows, (size_t)nroots + 1, sizeof *lrows, "results"));
-	B2_TRY(b2_calloc(&pred, (size_t)g.b, 8, "predecessors"));
+	error = b2_records_init(&rec, nroots, b2_nranks);
+	if (!error) error = b2_calloc(&kept, (size_t)nkept + 1, 8, "results");
+	if (!error) error = b2_calloc(&pred, (size_t)g.b, 8, "predecessors");
+	B2_TRY(b2_agree(error, MPI_COMM_WORLD));
 
 	b2_debug("loaded in %.3f s, roots drawn at %.3f s", load_time, b2_now() - tl0);
 	B2_TRY(b2_h5_create(&out, o.output, MPI_COMM_WORLD, "bfs2d-bfs", 1));
@@ -622,26 +572,12 @@ int main(int argc, char **argv)
 	for (int64_t q = 0; q < nroots; q++) {
 		B2_TRY(b2_search_run(&s, roots[q]));
 		/* outside the timed region: statistics and output */
-		times[q] = s.time;
-		B2_TRY(b2_mpi_ok(MPI_Allreduce(s.phase, phases + q * B2_NPHASES, B2_NPHASES, MPI_DOUBLE,
-		                               MPI_SUM, MPI_COMM_WORLD), "MPI_Allreduce (phase times)"));
-		for (int p = 0; p < B2_NPHASES; p++)
-			phases[q * B2_NPHASES + p] /= b2_nranks;
-		B2_TRY(b2_mpi_ok(MPI_Allreduce(s.expansion_by_dir, expdir + 2 * q, 2, MPI_DOUBLE, MPI_SUM,
-		                               MPI_COMM_WORLD), "MPI_Allreduce (expansion times)"));
-		expdir[2 * q] /= b2_nranks;
-		expdir[2 * q + 1] /= b2_nranks;
-		int64_t ds = 0, vis = 0;
+		int64_t ds = 0;
 		error = be->degree_sum(bk, &ds);
 		B2_TRY(b2_agree(error, MPI_COMM_WORLD));
 		B2_TRY(b2_mpi_ok(MPI_Allreduce(MPI_IN_PLACE, &ds, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD),
 		                 "MPI_Allreduce (nedge)"));
-		nedge[q] = ds / 2;
-		for (int64_t l = 0; l < s.nlevels; l++)
-			vis += s.fsize[l];
-		visited[q] = vis;
-		B2_TRY(keep_levels(&lrows[q], &s));
-		maxlev = s.nlevels > maxlev ? s.nlevels : maxlev;
+		B2_TRY(b2_records_add(&rec, roots[q], ds / 2, &s));
 		if (q < nkept) {
 			kept[q] = q;
 			error = be->pred(bk, pred);
@@ -651,8 +587,9 @@ int main(int argc, char **argv)
 		}
 		if (b2_log_verbosity() > 0)
 			b2_info("search %lld: root %lld, %lld levels, %lld visited, nedge %lld, %.6f s, %.3f GTEPS",
-			        (long long)q, (long long)roots[q], (long long)s.nlevels, (long long)vis,
-			        (long long)nedge[q], s.time, nedge[q] / s.time * 1e-9);
+			        (long long)q, (long long)roots[q], (long long)s.nlevels,
+			        (long long)rec.visited[q], (long long)rec.nedge[q], s.time,
+			        rec.nedge[q] / s.time * 1e-9);
 		b2_progress_step(&prog, (double)(q + 1));
 	}
 	b2_progress_end(&prog);
@@ -667,21 +604,9 @@ int main(int argc, char **argv)
 	}
 	{
 		hid_t f = out.file;
-		uint64_t d1[1] = {(uint64_t)nroots}, d2[2] = {(uint64_t)nroots, B2_NPHASES},
-		         d3[2] = {(uint64_t)nroots, (uint64_t)maxlev}, dk[1] = {(uint64_t)nkept};
-		B2_TRY(put_small(f, "/roots", H5T_NATIVE_INT64, 1, d1, roots));
-		B2_TRY(put_small(f, "/time", H5T_NATIVE_DOUBLE, 1, d1, times));
-		B2_TRY(put_small(f, "/nedge", H5T_NATIVE_INT64, 1, d1, nedge));
-		B2_TRY(put_small(f, "/visited", H5T_NATIVE_INT64, 1, d1, visited));
-		B2_TRY(put_small(f, "/phase_time", H5T_NATIVE_DOUBLE, 2, d2, phases));
-		uint64_t de[2] = {(uint64_t)nroots, 2};
-		B2_TRY(put_small(f, "/expansion_time", H5T_NATIVE_DOUBLE, 2, de, expdir));
-		B2_TRY(level_table_make(&lt, lrows, nroots, maxlev));
-		B2_TRY(put_small(f, "/frontier_size", H5T_NATIVE_INT64, 2, d3, lt.front));
-		B2_TRY(put_small(f, "/level_direction", H5T_NATIVE_SCHAR, 2, d3, lt.dir));
-		B2_TRY(put_small(f, "/edges_examined", H5T_NATIVE_INT64, 2, d3, lt.exam));
-		B2_TRY(put_small(f, "/level_time", H5T_NATIVE_DOUBLE, 2, d3, lt.time));
-		B2_TRY(put_small(f, "/kept", H5T_NATIVE_INT64, 1, dk, kept));
+		uint64_t dk[1] = {(uint64_t)nkept};
+		B2_TRY(b2_records_write(&rec, f));
+		B2_TRY(b2_put_small(f, "/kept", H5T_NATIVE_INT64, 1, dk, kept));
 		/* device names: "P x NAME" when all ranks agree */
 		char all[256] = "", devs[512];
 		int same = 1;
@@ -732,7 +657,7 @@ int main(int argc, char **argv)
 	if (nroots > 0) {
 		double inv = 0;
 		for (int64_t q = 0; q < nroots; q++)
-			inv += times[q] / (double)nedge[q];
+			inv += rec.time[q] / (double)rec.nedge[q];
 		b2_info("%lld searches on %s (%s, %s): harmonic mean %.4g TEPS", (long long)nroots,
 		        be->name, o.part, devname, (double)nroots / inv);
 	}
@@ -748,12 +673,9 @@ done:
 		be->destroy(bk);
 	free(g.col_ptr); free(g.row_idx); free(g.tdeg);
 	free(pi.edges_file);
-	free(roots); free(nedge); free(visited); free(kept); free(times); free(phases); free(expdir);
+	free(roots); free(kept);
 	free(pred);
 	free(allow);
-	for (int64_t q = 0; lrows && q < nroots; q++)
-		level_rows_free(&lrows[q]);
-	free(lrows);
-	level_rows_free(&lt);
+	b2_records_free(&rec);
 	return b2_finish(error);
 }

@@ -24,6 +24,10 @@ const char *const b2_phase_names[B2_NPHASES] = {
 	[B2_PH_TERMINATION] = "termination",     [B2_PH_PRED] = "pred_resolution",
 };
 
+const char *const b2_exchange_names[B2_NXCHG] = {
+	[B2_XB_EXPAND] = "expand", [B2_XB_FOLD] = "fold", [B2_XB_VISITED] = "visited",
+};
+
 int b2_search_init(b2_search *s, const b2_backend *be, void *bk, const b2_graph *g,
                    const b2_search_opts *o)
 {
@@ -53,6 +57,7 @@ int b2_search_init(b2_search *s, const b2_backend *be, void *bk, const b2_graph 
 	B2_TRY(b2_calloc(&s->ltime, (size_t)s->cap_levels, 8, "level times"));
 	B2_TRY(b2_calloc(&s->lphase, (size_t)s->cap_levels * 5, 8, "level times"));
 	B2_TRY(b2_calloc(&s->lfold, (size_t)s->cap_levels * 2, 8, "level times"));
+	B2_TRY(b2_calloc(&s->lbytes, (size_t)s->cap_levels * B2_NXCHG, 8, "level bytes"));
 	B2_TRY(b2_calloc(&s->stats, 3 * (size_t)g->R * (size_t)g->C, 8, "level counts"));
 	s->tdeg = g->tdeg;
 	for (int64_t x = 0; x < g->b; x++)
@@ -106,6 +111,7 @@ static void note_level(b2_search *s, int64_t global)
 		check(grow(&s->ltime, cap, 8));
 		check(grow(&s->lphase, cap * 5, 8));
 		check(grow(&s->lfold, cap * 2, 8));
+		check(grow(&s->lbytes, cap * B2_NXCHG, 8));
 		s->cap_levels = cap;
 	}
 	s->fsize[s->nlevels++] = global;
@@ -117,15 +123,29 @@ static void count_msg(b2_search *s, int form)
 	s->list_msgs += form == B2_FORM_LIST;
 }
 
+/* The bytes of a message (plan.h's forms): a list of n words, or a bitmap
+ * of the block with its count word. */
+static int64_t msg_bytes(const b2_search *s, int bitmap, int64_t n)
+{
+	return 4 * (bitmap ? b2_bmp_words(s->grid.b) + 1 : n);
+}
+
+/* This rank's bytes in exchange x of level lvl. */
+static int64_t *level_bytes(b2_search *s, int lvl, int x)
+{
+	return &s->lbytes[B2_NXCHG * (lvl - 1) + x];
+}
+
 /* 2a. The expand exchange: the frontier of every grid-column peer, in the
  * forms the plan gave. With device levels the sizes are the plan's and the
  * transport moves the messages on the device, or nothing at all (the
  * backend reads them in place). */
-static void expand_exchange(b2_search *s)
+static void expand_exchange(b2_search *s, int lvl)
 {
 	const b2_backend *be = s->be;
 	const b2_level_plan *p = &s->plan;
 	const int R = s->grid.R, me = s->grid.i;
+	int64_t *bytes = level_bytes(s, lvl, B2_XB_EXPAND);
 	b2_msg m;
 	if (s->run.device_levels) {
 		for (int q = 0; q < R; q++) {
@@ -140,6 +160,10 @@ static void expand_exchange(b2_search *s)
 		check(be->front_msg(s->bk, bm, &m));
 		for (int q = 0; q < R; q++)
 			s->out[q] = m;
+		/* device levels: the column peers read a frontier only when it
+		 * is not empty */
+		if (!s->run.device_levels || p->expand_out.count > 0)
+			*bytes = (R - 1) * msg_bytes(s, bm, s->run.device_levels ? p->expand_out.count : m.count);
 		if (s->run.device_levels) {
 			check(s->expand.ops->round(&s->expand, s->out, s->in));
 			return;
@@ -161,6 +185,7 @@ static void fold_exchange(b2_search *s, int lvl)
 	const b2_backend *be = s->be;
 	const b2_level_plan *p = &s->plan;
 	const int C = s->grid.C, me = s->grid.j;
+	int64_t *bytes = level_bytes(s, lvl, B2_XB_FOLD);
 	s->fold.carrying = p->step.carrying;
 	s->lfold[2 * (lvl - 1)] = s->lfold[2 * (lvl - 1) + 1] = 0;
 	if (!s->run.fold_exchange) {
@@ -174,8 +199,13 @@ static void fold_exchange(b2_search *s, int lvl)
 			s->use_bitmap[c] = o->form == B2_FORM_BITMAP;
 			s->in[c] = (b2_msg){NULL, in->form == B2_FORM_LIST ? in->count : -1,
 			                    in->form != B2_FORM_LIST};
-			if (c != me)
+			if (c != me) {
 				count_msg(s, o->form);
+				/* a carrying fold's bitmap is the sender's discovery set,
+				 * one block per rank of the row (transport.h) */
+				*bytes += msg_bytes(s, o->form == B2_FORM_BITMAP, o->count) *
+				          (o->form == B2_FORM_BITMAP && p->step.carrying == B2_CARRYING_ALL ? C : 1);
+			}
 		}
 		check(be->stage_in(s->bk, B2_DIR_FOLD, s->in, C, me));
 		check(be->fold_msgs(s->bk, s->use_bitmap, s->out));
@@ -198,6 +228,10 @@ static void fold_exchange(b2_search *s, int lvl)
 	check(be->fold_msgs(s->bk, s->use_bitmap, s->out));
 	double t1 = b2_now();
 	check(b2_link_round(&s->fold, s->out));
+	for (int c = 0; c < C; c++)
+		if (c != me)
+			*bytes += msg_bytes(s, s->out[c].bitmap, s->out[c].count) +
+			          (b2_plan_fold_carries(p) ? msg_bytes(s, s->out[me].bitmap, s->out[me].count) : 0);
 	s->lfold[2 * (lvl - 1)] = t1 - t0;
 	s->lfold[2 * (lvl - 1) + 1] = b2_now() - t1;
 	check(be->stage_in(s->bk, B2_DIR_FOLD, s->fold.in, C, me));
@@ -266,6 +300,7 @@ static void device_phases(b2_search *s)
 static void predecessors(b2_search *s, double *t_local)
 {
 	const b2_backend *be = s->be;
+	const double sent = s->fold.bytes_sent;
 	*t_local = b2_now();
 	memset(s->fold.pred_time, 0, sizeof s->fold.pred_time);
 	switch (s->run.preds) {
@@ -282,6 +317,8 @@ static void predecessors(b2_search *s, double *t_local)
 	default:
 		check(s->fold.ops->preds(&s->fold, s->run.preds == B2_PREDS_ANSWERS));
 	}
+	/* the transports that move data count it; read in place, nothing moves */
+	s->pred_bytes = (int64_t)(s->fold.bytes_sent - sent);
 }
 
 static void trace_message_levels(const b2_search *s)
@@ -332,9 +369,12 @@ int b2_search_run(b2_search *s, int64_t root)
 		                               .root_rank = root_rank, .root_degree = root_degree};
 		b2_plan_level(g, &s->run, &s->state, &counts, &s->plan);
 		const b2_step *step = &s->plan.step;
-		expand_exchange(s);
-		if (s->plan.visited_exchange)
+		memset(level_bytes(s, lvl, 0), 0, B2_NXCHG * sizeof *s->lbytes);
+		expand_exchange(s, lvl);
+		if (s->plan.visited_exchange) {
 			check(s->fold.ops->visited(&s->fold));
+			*level_bytes(s, lvl, B2_XB_VISITED) = (g->C - 1) * 4 * b2_bmp_words(g->b);
+		}
 		t[1] = b2_now();
 		int64_t examined = 0;
 		check(be->expand(bk, step, s->cnt, &examined));
@@ -400,6 +440,7 @@ void b2_search_free(b2_search *s)
 	free(s->ltime);
 	free(s->lphase);
 	free(s->lfold);
+	free(s->lbytes);
 	free(s->stats);
 	memset(s, 0, sizeof *s);
 }

@@ -21,6 +21,11 @@ enum {
 };
 extern const char *const b2_phase_names[B2_NPHASES];
 
+/* The exchanges whose bytes are recorded per level (FORMATS.md,
+ * /level_bytes): what a rank sends, or what its peers read in place. */
+enum { B2_XB_EXPAND, B2_XB_FOLD, B2_XB_VISITED, B2_NXCHG };
+extern const char *const b2_exchange_names[B2_NXCHG];
+
 typedef struct b2_search {
 	const b2_backend *be;
 	void *bk;
@@ -54,6 +59,8 @@ typedef struct b2_search {
 	                      the busy time that level_phases splits */
 	double *lfold;     /* [2 per level] message levels' fold exchange: the backend's
 	                      messages (device to host), then the transport's round */
+	int64_t *lbytes;   /* [B2_NXCHG per level] bytes this rank sent in each exchange */
+	int64_t pred_bytes; /* bytes this rank sent resolving the predecessors */
 	int64_t bitmap_msgs, list_msgs;
 	int trace;         /* --trace: per-level times on stderr */
 } b2_search;
