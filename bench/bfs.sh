@@ -33,7 +33,9 @@
 #                         socket transport, --test-shared-gpus);
 #                         where users run (PARTS "pergpu"): 2^PERGPU_SCALE (26)
 #                         vertices per GPU, 1x1 at 21 and 26, PERGPU_GRIDS (1x2
-#                         2x1) at 27 by PERGPU_TRANSPORTS (pull nccl mpi), each
+#                         2x1; 4-rank grids such as 4x1 2x2 1x4 run at 28: a
+#                         grid of n ranks at 26 + log2 n) by PERGPU_TRANSPORTS
+#                         (pull nccl mpi), each
 #                         row REPS (3) times alternating with BASE_BIN (another
 #                         build's bin/) when set, medians and ratios at the end;
 #                         PARTS (default "k weak one shapes") picks the sections;
@@ -54,7 +56,9 @@
 # results, default /tmp/b2bench), GEN_NP (ranks for rmat-gen), PART_NP (for
 # partition2d, default GEN_NP),
 # NROOTS (64), EF (16), REPS (1: runs of each row, one line each; report the median),
-# LEVELS (1: per-level tables of auto runs).
+# LEVELS (1: per-level tables of auto runs), ROOTS (--roots: any or
+# largest-component; the runs' root rule, printed by the summary),
+# KEEP_BFS (a directory: keep every BFS file there, for bench/model.py).
 set -euo pipefail
 mode=${1:-}
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -109,6 +113,15 @@ with h5py.File(path, "r") as f:
              a.get("scale", "?"), len(t), hm * 1e-9, 1e3 * t.mean(), *(1e3 * ph.mean(axis=0)),
              lev, np.mean(ex / (2.0 * ne)), a["bitmap_messages"], a["list_messages"],
              a["load_time"], s("devices"), s("exchange") if "exchange" in a else "-"))
+    if "rank_phase_time" in f and f["rank_phase_time"].shape[1] > 1:
+        rp = f["rank_phase_time"][...]                   # [K][P][6]
+        mx, mn = 1e3 * rp.max(axis=1).mean(axis=0), 1e3 * rp.mean(axis=1).mean(axis=0)
+        lb = f["level_bytes"][...].sum(axis=(1, 2)).mean(axis=0) / 2**20   # MiB a search
+        print("    per rank, ms mean/max (max/mean): " + "  ".join(
+              "%s %.3f/%.3f (%.2f)" % (n, a_, b_, b_ / a_ if a_ > 0 else 1.0)
+              for n, a_, b_ in zip(("xexp", "exp", "xfold", "upd", "term", "pred"), mn, mx)) +
+              "  |  MiB a search: expand %.1f fold %.1f visited %.1f pred %.1f"
+              % (*lb, f["pred_bytes"][...].sum(axis=1).mean() / 2**20))
     if s("direction") == "auto" and sys.argv[3] == "1":
         d, lt, e, fs = (f[k][...] for k in ("level_direction", "level_time", "edges_examined", "frontier_size"))
         print("    step  dir  runs  frontier(mean)  median ms  edges examined(mean)")
@@ -126,9 +139,10 @@ bfs() {
   local label=$1 np=$2 p=$3; shift 3
   local out=$WORK/bfs-$label.h5 r
   for r in $(seq "${REPS:-1}"); do
-    mpi "$np" "$BIN/bfs-gpu" -q "$p" -n "$NROOTS" --keep-pred none "$@" -o "$out"
+    mpi "$np" "$BIN/bfs-gpu" -q "$p" -n "$NROOTS" --keep-pred none ${ROOTS:+--roots "$ROOTS"} "$@" -o "$out"
     LEVELS=$([ "$r" = 1 ] && echo "${LEVELS:-1}" || echo 0) summary "$label" "$out"
-    rm -f "$out"
+    # KEEP_BFS=DIR keeps the BFS files (no predecessors: small) for bench/model.py
+    if [ -n "${KEEP_BFS:-}" ]; then mkdir -p "$KEEP_BFS"; mv "$out" "$KEEP_BFS/$label-$r-$$.h5"; else rm -f "$out"; fi
   done
 }
 
@@ -236,10 +250,12 @@ gpu)
         done
       done
     }
-    if [ -z "${PERGPU_GRIDS+x}" ] || [ -n "${PERGPU_GRIDS}" ]; then
-      for g in ${PERGPU_GRIDS:-1x2 2x1}; do part $((S + 1)) $g >/dev/null; done
-      [ "${KEEP_EDGES:-0}" = 1 ] || rm -f "$WORK/rmat-s$((S + 1))-e$EF.h5"
-    fi
+    # a grid of n = R*C ranks (a power of two) runs at S + log2(n)
+    gscale() { local n=$(( ${1%x*} * ${1#*x} )) l=0; while [ $((1 << l)) -lt $n ]; do l=$((l + 1)); done; echo $((S + l)); }
+    for sc in $(for g in ${PERGPU_GRIDS-1x2 2x1}; do gscale $g; done | sort -u); do
+      for g in ${PERGPU_GRIDS-1x2 2x1}; do [ "$(gscale $g)" = "$sc" ] && part "$sc" $g >/dev/null; done
+      [ "${KEEP_EDGES:-0}" = 1 ] || rm -f "$WORK/rmat-s$sc-e$EF.h5"
+    done
     p1=$(part "$S" 1x1); [ "${KEEP_EDGES:-0}" = 1 ] || rm -f "$WORK/rmat-s$S-e$EF.h5"
     p0=$(part "${LAT_SCALE:-21}" 1x1)
     # PERGPU_RUN=0: the graphs only (a GPU host's CPUs can make them while
@@ -252,7 +268,8 @@ gpu)
     fi
     for g in ${PERGPU_GRIDS-1x2 2x1}; do
       for tp in ${PERGPU_TRANSPORTS:-pull nccl mpi}; do
-        row "pergpu-$g-s$((S + 1))-$tp" 2 "$WORK/rmat-s$((S + 1))-e$EF.g$g.h5" --transport "$tp"
+        row "pergpu-$g-s$(gscale $g)-$tp" $(( ${g%x*} * ${g#*x} )) "$WORK/rmat-s$(gscale $g)-e$EF.g$g.h5" \
+          --transport "$tp"
       done
     done
     python3 - "$WORK/pergpu.log" <<'PY'

@@ -12,6 +12,11 @@
 #             1x2 and 2x1 sharing it, by mpi and ipc, by pull with
 #             --test-shared-gpus (device levels, the GPU time-sliced), and
 #             by nccl with it (NCCL's socket transport)
+#             SAN_GRIDS (default "1x1 1x2 2x1") picks the grids: 2x2, 1x4,
+#             4x1 with four GPUs (pull, the device levels, by default)
+#   validate: bfs-validate on the trees of 4 roots at scale $VALIDATE_SCALE
+#             (26) on each of $VALIDATE_GRIDS (default "4x1 2x2 1x4") that
+#             the GPUs allow, --direction auto, the transports' auto choice
 #   bench:    bench/bfs.sh gpu
 # Everything is also logged to $OUT/gpu-check.log when OUT is set.
 set -u
@@ -33,7 +38,7 @@ for step in $steps; do
   sanitize)
     rmat-gen -q -s 10 -o "$B2_TMP/s10.h5"
     ng=$(nvidia-smi -L | wc -l)
-    for g in 1x1 1x2 2x1; do
+    for g in ${SAN_GRIDS:-1x1 1x2 2x1}; do
       n=$(( ${g%x*} * ${g#*x} ))
       if [ $n = 1 ]; then tps="auto pull"            # message levels; device levels
       elif [ $n -le $ng ]; then tps=${SAN_TRANSPORTS:-pull nccl mpi}
@@ -59,6 +64,23 @@ for step in $steps; do
         done
       done
     done ;;
+  validate)
+    s=${VALIDATE_SCALE:-26} np=$(nproc)
+    mpiexec -n "$np" rmat-gen -q -s "$s" -o "$B2_TMP/v$s.h5"
+    for g in ${VALIDATE_GRIDS:-4x1 2x2 1x4}; do
+      n=$(( ${g%x*} * ${g#*x} )); [ "$n" -le "$(nvidia-smi -L | wc -l)" ] || continue
+      mpiexec -n "$np" partition2d -q --grid "$g" "$B2_TMP/v$s.h5" -o "$B2_TMP/v$s.$g.h5"
+      mpiexec -n "$n" bfs-gpu -q "$B2_TMP/v$s.$g.h5" -n 4 --backend cuda -o "$B2_TMP/v$s.$g.bfs.h5" &&
+        mpiexec -n "$np" bfs-validate -q "$B2_TMP/v$s.h5" "$B2_TMP/v$s.$g.bfs.h5" -o "$B2_TMP/v$s.$g.valid.h5"
+      rc=$?
+      echo "bfs-validate scale $s $g (4 roots, $(python3 -c "import h5py,sys; print(h5py.File(sys.argv[1])['/'].attrs['exchange'].decode())" "$B2_TMP/v$s.$g.bfs.h5" 2>/dev/null)): exit $rc; $(python3 -c "
+import h5py, sys
+f = h5py.File(sys.argv[1], 'r')
+print('passed %d of %d' % (f['passed'][...].sum(), len(f['passed'])))" "$B2_TMP/v$s.$g.valid.h5" 2>&1)"
+      [ $rc = 0 ] || fail=1
+      rm -f "$B2_TMP/v$s.$g.h5" "$B2_TMP/v$s.$g.bfs.h5" "$B2_TMP/v$s.$g.valid.h5"
+    done
+    rm -f "$B2_TMP/v$s.h5" ;;
   bench)
     WORK=${WORK:-/tmp/b2bench} bench/bfs.sh gpu || fail=1 ;;
   esac

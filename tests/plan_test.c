@@ -93,17 +93,17 @@ static void test_run(void)
 		const char *name;
 		int R, C, direction;
 		const b2_plan_caps *caps;
-		int carry, preds, dl;
+		int carry, preds, dl, row_reads_visited, row_peer;
 	} t[] = {
-		{"1x2 mpi", 1, 2, B2_DIRECTION_AUTO, &MPI_CAPS, B2_CARRY_EVERY, B2_PREDS_LOCAL, 0},
-		{"1x2 cpu", 1, 2, B2_DIRECTION_AUTO, &CPU_CAPS, B2_CARRY_EVERY, B2_PREDS_ANSWERS, 0},
-		{"2x2 mpi", 2, 2, B2_DIRECTION_AUTO, &MPI_CAPS, B2_CARRY_EVERY, B2_PREDS_ANSWERS, 0},
-		{"1x2 mpi top-down", 1, 2, B2_DIRECTION_TOP_DOWN, &MPI_CAPS, B2_CARRY_NONE, B2_PREDS_EXCHANGE, 0},
-		{"1x3 mpi", 1, 3, B2_DIRECTION_AUTO, &MPI_CAPS, B2_CARRY_NONE, B2_PREDS_EXCHANGE, 0},
-		{"2x1 mpi", 2, 1, B2_DIRECTION_AUTO, &MPI_CAPS, B2_CARRY_NONE, B2_PREDS_NONE, 0},
-		{"1x2 pull", 1, 2, B2_DIRECTION_AUTO, &PULL_CAPS, B2_CARRY_BOTTOM_UP, B2_PREDS_IN_PLACE, 1},
-		{"4x4 pull", 4, 4, B2_DIRECTION_AUTO, &PULL_CAPS, B2_CARRY_NONE, B2_PREDS_IN_PLACE, 1},
-		{"1x2 nccl", 1, 2, B2_DIRECTION_AUTO, &NCCL_NET_CAPS, B2_CARRY_BOTTOM_UP, B2_PREDS_EXCHANGE, 1},
+		{"1x2 mpi", 1, 2, B2_DIRECTION_AUTO, &MPI_CAPS, B2_CARRY_EVERY, B2_PREDS_LOCAL, 0, 0, 1},
+		{"1x2 cpu", 1, 2, B2_DIRECTION_AUTO, &CPU_CAPS, B2_CARRY_EVERY, B2_PREDS_ANSWERS, 0, 0, 1},
+		{"2x2 mpi", 2, 2, B2_DIRECTION_AUTO, &MPI_CAPS, B2_CARRY_EVERY, B2_PREDS_ANSWERS, 0, 0, 1},
+		{"1x2 mpi top-down", 1, 2, B2_DIRECTION_TOP_DOWN, &MPI_CAPS, B2_CARRY_NONE, B2_PREDS_EXCHANGE, 0, 0, -1},
+		{"1x3 mpi", 1, 3, B2_DIRECTION_AUTO, &MPI_CAPS, B2_CARRY_NONE, B2_PREDS_EXCHANGE, 0, 1, -1},
+		{"2x1 mpi", 2, 1, B2_DIRECTION_AUTO, &MPI_CAPS, B2_CARRY_NONE, B2_PREDS_NONE, 0, 0, -1},
+		{"1x2 pull", 1, 2, B2_DIRECTION_AUTO, &PULL_CAPS, B2_CARRY_BOTTOM_UP, B2_PREDS_IN_PLACE, 1, 1, 1},
+		{"4x4 pull", 4, 4, B2_DIRECTION_AUTO, &PULL_CAPS, B2_CARRY_NONE, B2_PREDS_IN_PLACE, 1, 1, -1},
+		{"1x2 nccl", 1, 2, B2_DIRECTION_AUTO, &NCCL_NET_CAPS, B2_CARRY_BOTTOM_UP, B2_PREDS_EXCHANGE, 1, 1, 1},
 	};
 	for (size_t x = 0; x < sizeof t / sizeof t[0]; x++) {
 		b2_plan_grid g = grid(t[x].R, t[x].C, 0, 0, B2_BITMAP_AUTO, t[x].direction);
@@ -115,7 +115,23 @@ static void test_run(void)
 		EQ(name, r.preds, t[x].preds);
 		snprintf(name, sizeof name, "run %s: device levels", t[x].name);
 		EQ(name, r.device_levels, t[x].dl);
+		snprintf(name, sizeof name, "run %s: the row peers read the visited block", t[x].name);
+		EQ(name, r.row_reads_visited, t[x].row_reads_visited);
+		snprintf(name, sizeof name, "run %s: the carrying row peer", t[x].name);
+		EQ(name, r.row_peer, t[x].row_peer);
 	}
+	/* the root carried before the first level, on 2x2 (b = 320; P(i,j)
+	 * owns block 2j + i): vertex 700 is block 2, P(0,1)'s, whose row peer
+	 * P(0,0) takes it from column 1; vertex 330 is block 1, row 1's */
+	b2_plan_grid g22 = grid(2, 2, 0, 0, B2_BITMAP_AUTO, B2_DIRECTION_AUTO);
+	b2_run_plan r22 = b2_plan_run(&g22, &MPI_CAPS);
+	EQ("root carry 2x2 mpi: P(0,0) takes root 700 of P(0,1)", b2_plan_root_carry(&g22, &r22, 700), 1);
+	EQ("root carry 2x2 mpi: P(0,0) owns root 5 itself", b2_plan_root_carry(&g22, &r22, 5), -1);
+	EQ("root carry 2x2 mpi: root 330 is row 1's", b2_plan_root_carry(&g22, &r22, 330), -1);
+	g22.j = 1;
+	EQ("root carry 2x2 mpi: P(0,1) takes root 5 of P(0,0)", b2_plan_root_carry(&g22, &r22, 5), 0);
+	b2_run_plan rpull = b2_plan_run(&g22, &PULL_CAPS);
+	EQ("root carry 2x2 pull: folds carry bottom-up only, nothing before", b2_plan_root_carry(&g22, &rpull, 5), -1);
 	b2_plan_grid g = grid(1, 2, 0, 0, B2_BITMAP_OFF, B2_DIRECTION_AUTO);
 	EQ("run 1x2 mpi --bitmap off: no carrying", b2_plan_run(&g, &MPI_CAPS).carry, B2_CARRY_NONE);
 }

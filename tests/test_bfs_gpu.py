@@ -1,6 +1,6 @@
 """tests/test_bfs_gpu.py — the CUDA backend against the CPU backend and the
 serial BFS, on the grids the visible GPUs allow (1x1, 1x2, 2x1, 2x2, 1x3,
-3x1) and on 2x3 with GPUs shared (the warning checked; 1x2 and 2x1 too
+3x1, 1x4, 4x1) and on 2x3 with GPUs shared (the warning checked; 1x2 and 2x1 too
 where there is one GPU): levels of every kept
 search equal, trees valid; pull's device levels also on 1x2, 2x1 and 2x2
 sharing one GPU (--test-shared-gpus), NCCL's on 1x2 and 2x1 sharing one GPU
@@ -17,7 +17,8 @@ passes where no GPU is visible or CUDA was not built (CI); run on a GPU host
 by bench/gpu-check.sh. B2_GPU_SCALE (default 14) sets the R-MAT scale;
 B2_GPU_QUICK=1 keeps the R-MAT graph on 1x1, 1x2 and 2x1 (as many GPUs
 as there are) and every transport and direction only (a first look after
-a change)."""
+a change); B2_GPU_GRIDS ("2x2 1x4 4x1", say) picks the grids of a GPU per
+rank instead."""
 import os, re, subprocess, sys
 import numpy as np
 import h5py
@@ -28,6 +29,9 @@ from partref import Graph, check_bfs
 rep = Report()
 SCALE = int(os.environ.get("B2_GPU_SCALE", "14"))
 QUICK = os.environ.get("B2_GPU_QUICK") == "1"
+GRIDS = ([tuple(map(int, g.split("x"))) for g in os.environ["B2_GPU_GRIDS"].split()]
+         if os.environ.get("B2_GPU_GRIDS") else [(1, 1), (1, 2), (2, 1)] if QUICK else
+         [(1, 1), (1, 2), (2, 1), (2, 2), (1, 3), (3, 1), (1, 4), (4, 1), (2, 3)])
 # B2_GPU_SHARED_ONLY=1: only the larger grids with ranks sharing the GPUs
 SHARED_ONLY = os.environ.get("B2_GPU_SHARED_ONLY") == "1"
 
@@ -159,7 +163,7 @@ def same(tag, a, b):
     rep.check(tag, ok)
 
 for g in [] if SHARED_ONLY else graphs[:1] if QUICK else graphs:
-    for R, C in [(1, 1), (1, 2), (2, 1)] if QUICK else [(1, 1), (1, 2), (2, 1), (2, 2), (1, 3), (3, 1), (2, 3)]:
+    for R, C in GRIDS:
         # 2x3 runs with GPUs shared (allowed for testing, with a warning);
         # so do 1x2 and 2x1 on one GPU (message levels, CUDA IPC and MPI)
         if R * C > ngpu and not (R * C == 6 and ngpu >= 2) and not (R * C == 2 and ngpu == 1):

@@ -151,6 +151,9 @@ typedef struct b2_bkrun {
 	int device_levels;  /* levels run on the device (below) */
 	int carry;          /* B2_CARRY_ */
 	int preds;          /* B2_PREDS_ */
+	int row_reads_visited; /* the row peers take the own visited block before
+	                          bottom-up levels (b2_run_plan) */
+	int row_peer;       /* the row peer whose blocks the folds carry, or -1 */
 } b2_bkrun;
 
 /* Optional: what a device backend adds. */

@@ -508,10 +508,11 @@ int main(int argc, char **argv)
 	 * 15 (gapbs's value) on the CPU backend (docs/PERFORMANCE.md) */
 	if (o.alpha == 0)
 		o.alpha = be == &b2_cpu_backend ? 15 : 10;
+	b2_search_opts so = {.transport = o.transport, .gpus_shared = shared,
+	                     .test_shared = o.test_shared, .trace = o.trace};
+	B2_TRY(b2_search_grid(&so.grid, &g, o.bitmap, o.direction, o.alpha, o.beta));
 	b2_bkopts bo = {.edges_per_thread = (int)o.ept, .device = device, .trace = o.trace};
-	b2_plan_backend(&(b2_plan_grid){.R = g.R, .C = g.C, .i = g.i, .j = g.j, .N = g.N, .b = g.b,
-	                                .bitmap_mode = o.bitmap, .direction = o.direction},
-	                &bo);
+	b2_plan_backend(&so.grid, &bo);
 	/* --test-shared-gpus with NCCL: each rank a host of its own to NCCL
 	 * (its documented variable, read when the communicators are made) */
 	if (o.test_shared && shared && o.transport == B2_TP_NCCL && !getenv("NCCL_HOSTID")) {
@@ -522,9 +523,6 @@ int main(int argc, char **argv)
 	}
 	error = be->create(&bk, &g, &bo);
 	B2_TRY(b2_agree(error, MPI_COMM_WORLD));
-	b2_search_opts so = {.bitmap_mode = o.bitmap, .transport = o.transport, .gpus_shared = shared,
-	                     .test_shared = o.test_shared, .direction = o.direction,
-	                     .alpha = o.alpha, .beta = o.beta, .trace = o.trace};
 	B2_TRY(b2_search_init(&s, be, bk, &g, &so));
 	have_search = 1;
 	/* the CUDA backend keeps its own copy of the graph */

@@ -39,6 +39,9 @@ b2_run_plan b2_plan_run(const b2_plan_grid *g, const b2_plan_caps *caps)
 	 * top-down ones */
 	if (row_may_carry(g) && caps->fold_carries)
 		r.carry = caps->device_levels ? B2_CARRY_BOTTOM_UP : B2_CARRY_EVERY;
+	r.row_reads_visited = g->direction != B2_DIRECTION_TOP_DOWN && g->C > 1 &&
+	                      r.carry != B2_CARRY_EVERY;
+	r.row_peer = r.carry ? 1 - g->j : -1; /* row_may_carry: C == 2 */
 	if (r.carry == B2_CARRY_EVERY && g->R == 1 && caps->pred_local)
 		r.preds = B2_PREDS_LOCAL;
 	else if (g->C == 1)
@@ -50,6 +53,14 @@ b2_run_plan b2_plan_run(const b2_plan_grid *g, const b2_plan_caps *caps)
 	else
 		r.preds = B2_PREDS_EXCHANGE;
 	return r;
+}
+
+int b2_plan_root_carry(const b2_plan_grid *g, const b2_run_plan *run, int64_t root)
+{
+	const int64_t blk = root / g->b;
+	if (run->carry != B2_CARRY_EVERY || blk % g->R != g->i || blk / g->R == g->j)
+		return -1;
+	return (int)(blk / g->R);
 }
 
 int b2_plan_form(const b2_plan_grid *g, int64_t n)

@@ -78,6 +78,12 @@ typedef struct b2_run_plan {
 	int carry;           /* B2_CARRY_ (backend.h) */
 	int preds;           /* B2_PREDS_ (backend.h) */
 	int expand_lists, fold_lists;
+	int row_reads_visited; /* bottom-up levels may need the row's visited state,
+	                          and the folds do not carry it every level: the
+	                          own visited block goes to (or is read by) the
+	                          row peers */
+	int row_peer;        /* the other rank of a grid row of two whose folds
+	                        carry (the carried blocks are its), else -1 */
 } b2_run_plan;
 
 /* Which backend buffers a run needs (b2_bkopts), from the grid and options
@@ -136,6 +142,12 @@ typedef struct b2_level_plan {
  * come after the step (b2_plan_form). */
 void b2_plan_level(const b2_plan_grid *g, const b2_run_plan *run, b2_plan_state *st,
                    const b2_plan_counts *c, b2_level_plan *p);
+
+/* Folds carrying every level: before the first level, the row peer of the
+ * root's owner holds every discovery of the row but the root, so it takes
+ * the root as carried; the column of the root's owner, or -1 where this
+ * rank takes nothing. */
+int b2_plan_root_carry(const b2_plan_grid *g, const b2_run_plan *run, int64_t root);
 
 /* Message levels: the form of a message of n vertices. */
 int b2_plan_form(const b2_plan_grid *g, int64_t n);

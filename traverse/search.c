@@ -28,6 +28,18 @@ const char *const b2_exchange_names[B2_NXCHG] = {
 	[B2_XB_EXPAND] = "expand", [B2_XB_FOLD] = "fold", [B2_XB_VISITED] = "visited",
 };
 
+int b2_search_grid(b2_plan_grid *grid, const b2_graph *g, int bitmap_mode, int direction,
+                   double alpha, double beta)
+{
+	*grid = (b2_plan_grid){.R = g->R, .C = g->C, .i = g->i, .j = g->j, .N = g->N, .b = g->b,
+	                       .bitmap_mode = bitmap_mode, .direction = direction,
+	                       .alpha = alpha, .beta = beta};
+	for (int64_t x = 0; x < g->b; x++)
+		grid->total_degree += g->tdeg[x];
+	return b2_mpi_ok(MPI_Allreduce(MPI_IN_PLACE, &grid->total_degree, 1, MPI_INT64_T, MPI_SUM,
+	                               MPI_COMM_WORLD), "MPI_Allreduce (degrees)");
+}
+
 int b2_search_init(b2_search *s, const b2_backend *be, void *bk, const b2_graph *g,
                    const b2_search_opts *o)
 {
@@ -35,9 +47,7 @@ int b2_search_init(b2_search *s, const b2_backend *be, void *bk, const b2_graph 
 	memset(s, 0, sizeof *s);
 	s->be = be;
 	s->bk = bk;
-	s->grid = (b2_plan_grid){.R = g->R, .C = g->C, .i = g->i, .j = g->j, .N = g->N, .b = g->b,
-	                         .bitmap_mode = o->bitmap_mode, .direction = o->direction,
-	                         .alpha = o->alpha, .beta = o->beta};
+	s->grid = o->grid;
 	s->trace = o->trace;
 	s->row = s->col = MPI_COMM_NULL;
 	B2_TRY(b2_mpi_ok(MPI_Comm_split(MPI_COMM_WORLD, g->i, g->j, &s->row), "MPI_Comm_split"));
@@ -60,18 +70,15 @@ int b2_search_init(b2_search *s, const b2_backend *be, void *bk, const b2_graph 
 	B2_TRY(b2_calloc(&s->lbytes, (size_t)s->cap_levels * B2_NXCHG, 8, "level bytes"));
 	B2_TRY(b2_calloc(&s->stats, 3 * (size_t)g->R * (size_t)g->C, 8, "level counts"));
 	s->tdeg = g->tdeg;
-	for (int64_t x = 0; x < g->b; x++)
-		s->grid.total_degree += g->tdeg[x];
-	B2_TRY(b2_mpi_ok(MPI_Allreduce(MPI_IN_PLACE, &s->grid.total_degree, 1, MPI_INT64_T, MPI_SUM,
-	                               MPI_COMM_WORLD), "MPI_Allreduce (degrees)"));
-	b2_transport_opts to = {.kind = o->transport, .bitmaps = o->bitmap_mode != B2_BITMAP_OFF,
+	b2_transport_opts to = {.kind = o->transport, .bitmaps = s->grid.bitmap_mode != B2_BITMAP_OFF,
 	                        .gpus_shared = o->gpus_shared, .test_shared = o->test_shared};
 	b2_plan_caps caps;
 	B2_TRY(b2_links_open(&s->expand, &s->fold, s->col, s->row, be, bk, g->b, &to, &caps));
 	s->run = b2_plan_run(&s->grid, &caps);
 	const b2_bkrun run = {.mem = {b2_link_mem(&s->expand), b2_link_mem(&s->fold)},
 	                      .device_levels = s->run.device_levels, .carry = s->run.carry,
-	                      .preds = s->run.preds};
+	                      .preds = s->run.preds, .row_reads_visited = s->run.row_reads_visited,
+	                      .row_peer = s->run.row_peer};
 	error = be->configure(bk, &run);
 done:
 	/* every rank alike, so the collective clean-up is safe */
@@ -355,10 +362,10 @@ int b2_search_run(b2_search *s, int64_t root)
 	check(b2_mpi_ok(MPI_Allreduce(&d, &root_degree, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD),
 	                "MPI_Allreduce (the root's degree)"));
 	s->nlevels = 0;
-	/* carrying every level, the root is all a row peer of its owner lacks */
-	if (s->run.carry == B2_CARRY_EVERY && blk % g->R == g->i && blk / g->R != g->j) {
+	const int carried_from = b2_plan_root_carry(g, &s->run, root);
+	if (carried_from >= 0) {
 		uint32_t k = (uint32_t)(root - blk * g->b);
-		check(be->carry_in(bk, &(b2_msg){&k, 1, 0}, (int)(blk / g->R), 0));
+		check(be->carry_in(bk, &(b2_msg){&k, 1, 0}, carried_from, 0));
 	}
 	note_level(s, 1);
 	b2_level_stats st = {mine, 0, 0}, global = {1, 0, 0};

@@ -68,14 +68,17 @@ typedef struct b2_search {
 enum { B2_TRACE_LEVELS = 64 };
 
 typedef struct b2_search_opts {
-	int bitmap_mode;
+	b2_plan_grid grid; /* b2_search_grid's */
 	int transport;   /* --transport: B2_TP_ (transport.h) */
 	int gpus_shared; /* ranks share GPUs: no device levels, no NCCL */
 	int test_shared; /* --test-shared-gpus: pull and nccl all the same */
-	int direction;
-	double alpha, beta;
 	int trace;       /* --trace */
 } b2_search_opts;
+
+/* Collective: what the plan reads of the grid and the options, made once
+ * for the backend's buffers (b2_plan_backend) and the searches alike. */
+int b2_search_grid(b2_plan_grid *grid, const b2_graph *g, int bitmap_mode, int direction,
+                   double alpha, double beta);
 
 /* Collective. Sets up communicators and exchanges (b2_links_open); bk
  * must exist. */

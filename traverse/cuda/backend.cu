@@ -215,6 +215,10 @@ int cu_configure(void *p, const b2_bkrun *run)
 	k->mem[B2_DIR_EXPAND] = run->mem[B2_DIR_EXPAND];
 	k->mem[B2_DIR_FOLD] = run->mem[B2_DIR_FOLD];
 	k->preds = run->preds;
+	k->row_reads_visited = run->row_reads_visited;
+	k->row_peer = run->row_peer;
+	if ((carry || run->preds == B2_PREDS_LOCAL) && run->row_peer < 0)
+		return b2_err(B2_EFAIL_, "internal: carrying folds without a row peer");
 	/* message levels on 1x2, every fold carrying: the peer's levels, and
 	 * what the predecessors from them take (pred_level) */
 	if (run->preds == B2_PREDS_LOCAL && !k->pd.plevel) {

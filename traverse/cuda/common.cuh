@@ -344,6 +344,8 @@ struct cu_bk {
 	int carry;           /* the folds carry the visited state (B2_CARRY_) */
 	int mem[2];          /* where each exchange's messages lie, [B2_DIR_] (B2_MEM_) */
 	int preds;           /* how the predecessors are resolved (B2_PREDS_) */
+	int row_reads_visited; /* the row peers take the own visited block (the plan's) */
+	int row_peer;        /* the row peer whose blocks the folds carry, or -1 */
 	int step_dir;        /* the last step's direction */
 	int step_carrying;   /* and what its fold carries (B2_CARRYING_, the plan's) */
 	cu_graph gr;
@@ -537,11 +539,11 @@ static inline int carrying_own(const cu_bk *k)
 	return k->devlev && k->step_carrying == B2_CARRYING_OWN;
 }
 
-/* The row peers read the own visited block (bottom-up levels): unless
- * every fold carries the visited state. */
+/* The row peers read the own visited block (bottom-up levels), as the
+ * plan decided. */
 static inline int vis_wanted(const cu_bk *k)
 {
-	return k->o.bottom_up && k->g.C > 1 && !carrying_every(k);
+	return k->row_reads_visited;
 }
 
 /* ---- host functions one file calls in another ---------------------------- */

@@ -478,8 +478,8 @@ static int pull_update(cu_bk *k, int lvl, b2_level_stats *st)
 		CU_TRY(cudaEventRecord(level_events(k)[3], k->st));
 	pf = counting_fold(k, k->ct.lcur + C, k->ct.lcur + C + 1);
 	if (carrying(k)) {
-		pf.carry = peer_disc(k, 1 - j, 1 - j);
-		pf.carry_base = (uint32_t)((1 - j) * k->b);
+		pf.carry = peer_disc(k, k->row_peer, k->row_peer);
+		pf.carry_base = (uint32_t)(k->row_peer * k->b);
 	}
 	pf.flags = C > 1 && k->pe.peer[B2_DIR_FOLD] ? k->pe.flags : NULL;
 	if (pf.flags)
@@ -544,7 +544,7 @@ int cu_update(void *p, int lvl, b2_level_stats *st)
 	}
 	/* the levels of the peer's rows found here (pred_level), where they
 	 * are kept and some were */
-	mine = k->pd.side && k->ct.h_lc[1 - j] > 0;
+	mine = k->pd.side && k->ct.h_lc[k->row_peer] > 0;
 	/* nothing arrived and no row peer reads the visited block: the step's
 	 * counts stand, and the device has no work */
 	if (!any && !vis_wanted(k) && !mine) {
@@ -554,7 +554,7 @@ int cu_update(void *p, int lvl, b2_level_stats *st)
 	}
 	pf = counting_fold(k, k->ct.dstat, k->ct.dstat + 1);
 	if (mine) {
-		pf.mine = bmp_of(k, 1 - j);
+		pf.mine = bmp_of(k, k->row_peer);
 		pf.plevel = k->pd.plevel;
 	}
 	k_update_words<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(

@@ -58,12 +58,13 @@ __global__ void k_resolve(const int32_t *__restrict__ level, const uint32_t *__r
 }
 
 /* Rows t0 .. t0 + Q - 1 of own column [e0, e1) counted from the peer's end
- * (the last rows for j = 0), their loads issued together: 1 with *row the
+ * (from the column's end where the peer's block lies above the own),
+ * their loads issued together: 1 with *row the
  * first of a level below lv, 0 if none, -1 if the peer's rows [lo, hi)
  * ended among them (the column's rows ascend: no more are the peer's). */
 template <int Q>
 static __device__ __forceinline__ int peer_parent(const uint32_t *__restrict__ rowidx, uint64_t e0,
-                                                  uint64_t e1, int64_t j, int t0, int64_t lo,
+                                                  uint64_t e1, bool from_end, int t0, int64_t lo,
                                                   int64_t hi, const int32_t *__restrict__ plevel,
                                                   int lv, uint32_t *row)
 {
@@ -72,7 +73,7 @@ static __device__ __forceinline__ int peer_parent(const uint32_t *__restrict__ r
 	const uint64_t n = e1 - e0;
 #pragma unroll
 	for (int t = 0; t < Q; t++)
-		r[t] = (uint64_t)(t0 + t) < n ? __ldg(&rowidx[j == 0 ? e1 - 1 - (t0 + t) : e0 + t0 + t]) : 0;
+		r[t] = (uint64_t)(t0 + t) < n ? __ldg(&rowidx[from_end ? e1 - 1 - (t0 + t) : e0 + t0 + t]) : 0;
 	bool in = true;
 #pragma unroll
 	for (int t = 0; t < Q; t++) {
@@ -114,13 +115,15 @@ enum { PRED_CHUNK = 1024 };
  * next level's counter. */
 __global__ void k_pred_local(const int32_t *__restrict__ level, uint32_t *pred,
                              const int32_t *__restrict__ plevel, const uint64_t *__restrict__ colptr,
-                             const uint32_t *__restrict__ rowidx, int64_t b, int64_t j, int lvl,
+                             const uint32_t *__restrict__ rowidx, int64_t b, int64_t j,
+                             int64_t peer, int lvl,
                              int64_t *__restrict__ out, uint64_t ch, uint32_t *rest_x,
                              uint32_t *rest_c, unsigned *nrest, unsigned *nrest_next)
 {
 	enum { S = B2_PRED_SCAN, F = 2 };
 	const int lane = threadIdx.x & 31;
-	const int64_t lo = (1 - j) * b, hi = lo + b;
+	const int64_t lo = peer * b, hi = lo + b;
+	const bool from_end = peer > j;
 	if (blockIdx.x == 0 && threadIdx.x == 0)
 		*nrest_next = 0;
 	for (int64_t base = (int64_t)blockIdx.x * blockDim.x + (threadIdx.x & ~31); base < b;
@@ -133,9 +136,9 @@ __global__ void k_pred_local(const int32_t *__restrict__ level, uint32_t *pred,
 		if ((q & B2_PRED_REMOTE) && q != B2_PRED_RESOLVED) {
 			const uint64_t e0 = colptr[x], e1 = colptr[x + 1];
 			uint32_t r = 0;
-			int got = peer_parent<F>(rowidx, e0, e1, j, 0, lo, hi, plevel, lv, &r);
+			int got = peer_parent<F>(rowidx, e0, e1, from_end, 0, lo, hi, plevel, lv, &r);
 			if (got == 0)
-				got = peer_parent<S - F>(rowidx, e0, e1, j, F, lo, hi, plevel, lv, &r);
+				got = peer_parent<S - F>(rowidx, e0, e1, from_end, F, lo, hi, plevel, lv, &r);
 			if (got == 1) {
 				out[x] = r; /* R = 1: local row r is global vertex r */
 				pred[j * b + x] = B2_PRED_RESOLVED;
@@ -171,12 +174,13 @@ __global__ void __launch_bounds__(TPB)
 k_pred_rest(const uint32_t *__restrict__ rest_x, const uint32_t *__restrict__ rest_c,
             const unsigned *nrest, const int32_t *__restrict__ level, uint32_t *pred,
             const int32_t *__restrict__ plevel, const uint64_t *__restrict__ colptr,
-            const uint32_t *__restrict__ rowidx, int64_t b, int64_t j, uint64_t ch,
+            const uint32_t *__restrict__ rowidx, int64_t b, int64_t j, int64_t peer, uint64_t ch,
             int64_t *__restrict__ out, unsigned *total)
 {
 	enum { U = 8 };
 	const int lane = threadIdx.x & 31;
-	const int64_t lo = (1 - j) * b, hi = lo + b, n = *nrest;
+	const int64_t lo = peer * b, hi = lo + b, n = *nrest;
+	const bool from_end = peer > j;
 	if (total && blockIdx.x == 0 && threadIdx.x == 0) /* for the trace */
 		atomicAdd(total, (unsigned)n);
 	for (int64_t it = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5; it < n;
@@ -195,7 +199,7 @@ k_pred_rest(const uint32_t *__restrict__ rest_x, const uint32_t *__restrict__ re
 #pragma unroll
 			for (int u = 0; u < U; u++) {
 				const uint64_t q = t + (uint64_t)(u * 32 + lane);
-				r[u] = q < end ? __ldg(&rowidx[j == 0 ? e1 - 1 - q : e0 + q]) : (uint32_t)lo;
+				r[u] = q < end ? __ldg(&rowidx[from_end ? e1 - 1 - q : e0 + q]) : (uint32_t)lo;
 			}
 			if (__shfl_sync(FULL, done, 0))
 				break;
@@ -376,11 +380,13 @@ int pred_level(cu_bk *k, int lvl)
 	CU_TRY(cudaEventRecord(k->pd.lvl_done, k->st));
 	CU_TRY(cudaStreamWaitEvent(k->pd.side, k->pd.lvl_done, 0));
 	k_pred_local<<<blocks_for(k, k->b), TPB, 0, k->pd.side>>>(
-		k->level, k->pred, k->pd.plevel, k->gr.colptr, k->gr.rowidx, k->b, k->g.j, lvl, k->pd.pred64, ch,
+		k->level, k->pred, k->pd.plevel, k->gr.colptr, k->gr.rowidx, k->b, k->g.j, k->row_peer, lvl,
+		k->pd.pred64, ch,
 		rest_x, rest_c, nrest, counter(k, CT_REST + ((lvl + 1) & 1)));
 	CU_TRY(cudaGetLastError());
 	k_pred_rest<<<k->grid, TPB, 0, k->pd.side>>>(rest_x, rest_c, nrest, k->level, k->pred,
-	                                          k->pd.plevel, k->gr.colptr, k->gr.rowidx, k->b, k->g.j, ch,
+	                                          k->pd.plevel, k->gr.colptr, k->gr.rowidx, k->b, k->g.j,
+	                                          k->row_peer, ch,
 	                                          k->pd.pred64, k->tm.ptrace ? counter(k, CT_REST_ALL) : NULL);
 	CU_TRY(cudaGetLastError());
 done:
