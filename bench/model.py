@@ -9,6 +9,7 @@ exchanges before and after it and the termination test, plus the
 predecessor resolution (docs/DESIGN.md, "Inside bfs-gpu"):
 
     t = c_td * E_td + c_bu * E_bu + o * steps              local steps
+                                  (c_bu' on a grid of one row)
       + (B_expand + B_fold + B_visited) / bw + lat * rounds  exchanges
       + t_term * steps * [P > 1]                             termination
       + B_pred / bw + lat_pred * [C > 1]                     predecessors
@@ -60,7 +61,21 @@ def nnls(A, y):
         keep[idx[sol < 0]] = False
     return x, None
 
-FEATURES = ("E_td", "E_bu", "steps", "B_xchg", "rounds", "term", "B_pred", "pred")
+# The model's terms, each fitted against the phase it explains (the mean
+# over ranks of /rank_phase_time, per search): (name, features, phases).
+PHASES = {
+    "local":   (("E_td", "E_bu", "E_bu_own", "steps"), (1,)),  # frontier expansion
+    "expand":  (("B_expand", "rounds_expand"), (0,)),     # expand exchange
+    "fold":    (("B_fold", "rounds_fold"), (2, 3)),       # fold exchange + update
+    "term":    (("steps_term",), (4,)),                   # termination test
+    "pred":    (("B_pred", "pred_round"), (5,)),           # predecessors
+    # the search's time beyond the mean rank's phases: its start (the
+    # barrier, the root's degree), and the slowest rank's lag each step
+    "rest":    (("search", "steps_rest"), ()),
+}
+FEATURES = tuple(f for fs, _ in PHASES.values() for f in fs)
+# the terms every transport shares: the local step's
+SHARED = ("local",)
 
 
 def sattr(a, k, default=""):
@@ -78,8 +93,8 @@ def transport_of(a):
 
 
 def load(path):
-    """One run: its grid and transport, and per search the model's features
-    and the measured time."""
+    """One run: its grid and transport, and per search the model's features,
+    the measured phases (mean over ranks) and time."""
     with h5py.File(path, "r") as f:
         a = dict(f.attrs)
         for need in ("level_bytes", "pred_bytes", "rank_phase_time"):
@@ -92,56 +107,67 @@ def load(path):
         fs = f["frontier_size"][...].astype(float)
     R, C = int(a["grid_rows"]), int(a["grid_cols"])
     P = R * C
-    steps = (d >= 0).sum(axis=1)
-    X = np.zeros((len(t), len(FEATURES)))
-    X[:, 0] = np.where(d == 0, ex, 0).sum(axis=1) / P
-    X[:, 1] = np.where(d == 1, ex, 0).sum(axis=1) / P
-    X[:, 2] = steps
-    X[:, 3] = lb.max(axis=2).sum(axis=(1, 2))          # the busiest rank, each step and exchange
-    X[:, 4] = ((lb[:, :, :, 0].max(axis=2) > 0).sum(axis=1) * (R > 1) +
-               (d >= 0).sum(axis=1) * (C > 1) + (lb[:, :, :, 2].max(axis=2) > 0).sum(axis=1))
-    X[:, 5] = steps * (P > 1)
-    X[:, 6] = pb.max(axis=1)
-    X[:, 7] = C > 1
+    steps = (d >= 0).sum(axis=1).astype(float)
+    busiest = lb.max(axis=2)                     # [K][L][3]: the busiest rank, each step
+    F = {
+        "E_td": np.where(d == 0, ex, 0).sum(axis=1) / P,
+        # bottom-up on a grid of one row scans own rows through their own
+        # columns (plan.h, BOTTOM_UP_OWN_ROWS): another cost per edge
+        "E_bu": np.where(d == 1, ex, 0).sum(axis=1) / P * (not (R == 1 and C > 1)),
+        "E_bu_own": np.where(d == 1, ex, 0).sum(axis=1) / P * (R == 1 and C > 1),
+        "steps": steps,
+        "B_expand": busiest[:, :, 0].sum(axis=1),
+        "rounds_expand": (busiest[:, :, 0] > 0).sum(axis=1).astype(float),
+        "B_fold": busiest[:, :, 1].sum(axis=1) + busiest[:, :, 2].sum(axis=1),
+        "rounds_fold": steps * (C > 1) + (busiest[:, :, 2] > 0).sum(axis=1),
+        "steps_term": steps,
+        "B_pred": pb.max(axis=1),
+        "pred_round": np.full(len(t), float(C > 1)),
+        "search": np.ones(len(t)),
+        "steps_rest": steps,
+    }
+    X = np.stack([F[k] for k in FEATURES], axis=1)
     return {"path": path, "R": R, "C": C, "P": P, "transport": transport_of(a),
-            "scale": int(a.get("scale", 0)), "N": int(a["num_vertices"]), "X": X, "t": t, "nedge": ne,
-            "rank_phase": rp, "direction": d, "examined": ex, "front": fs}
+            "N": int(a["num_vertices"]), "X": X, "t": t, "nedge": ne,
+            "phase": rp.mean(axis=1), "direction": d, "examined": ex, "front": fs}
 
 
-def fit(runs):
-    """Local coefficients from every run; exchange ones per transport."""
-    X = np.concatenate([r["X"] for r in runs])
-    y = np.concatenate([r["t"] for r in runs])
-    # scale columns so that NNLS is well conditioned, then undo
+def cols(term):
+    return [FEATURES.index(f) for f in PHASES[term][0]]
+
+
+def fit_term(runs, term):
+    """NNLS of the term's phases on its features, in relative error."""
+    X = np.concatenate([r["X"][:, cols(term)] for r in runs])
+    if PHASES[term][1]:
+        y = np.concatenate([r["phase"][:, list(PHASES[term][1])].sum(axis=1) for r in runs])
+    else:  # what the phases leave of the search's time
+        y = np.concatenate([r["t"] - r["phase"].sum(axis=1) for r in runs])
+    keep = y > 0
+    if not keep.any():
+        return np.zeros(len(cols(term)))
+    X, y = X[keep], y[keep]
     s = np.where(X.max(axis=0) > 0, X.max(axis=0), 1)
-    coef, _ = nnls(X / s / y[:, None], np.ones(len(y)))   # relative error, least squares
-    return coef / s
+    c, _ = nnls(X / s / y[:, None], np.ones(len(y)))
+    return c / s
 
 
 def fit_all(runs):
-    local = [r for r in runs if r["P"] == 1]
+    """The local step's costs from every run; each transport's exchange,
+    termination and predecessor costs from its own runs (one rank: 'local')."""
     params = {}
-    base = fit(local) if local else np.zeros(len(FEATURES))
-    params["local"] = dict(zip(FEATURES, base.tolist()))
-    for tp in sorted({r["transport"] for r in runs if r["P"] > 1}):
+    shared = {t: fit_term(runs, t) for t in SHARED}
+    for tp in sorted({r["transport"] for r in runs}):
         rs = [r for r in runs if r["transport"] == tp]
-        # the local costs stay the one-GPU fit's: the exchanges' and the
-        # termination's are this transport's, fitted on what remains
-        Xl = np.concatenate([r["X"] for r in rs])
-        y = np.concatenate([r["t"] for r in rs])
-        rest = y - Xl[:, :3] @ base[:3]
-        cols = [3, 4, 5, 6, 7]
-        A = Xl[:, cols]
-        sc = np.where(A.max(axis=0) > 0, A.max(axis=0), 1)
-        c, _ = nnls(A / sc / y[:, None], rest / y)
-        full = base.copy()
-        full[cols] = c / sc
+        full = np.zeros(len(FEATURES))
+        for term in PHASES:
+            full[cols(term)] = shared[term] if term in SHARED else fit_term(rs, term)
         params[tp] = dict(zip(FEATURES, full.tolist()))
     return params
 
 
 def predict(run, params):
-    p = params.get(run["transport"]) or params["local"]
+    p = params[run["transport"]]
     return run["X"] @ np.array([p[k] for k in FEATURES])
 
 
@@ -198,9 +224,11 @@ def bottom_up_growth(runs):
     return max(0.0, float(x @ y / (x @ x)))
 
 
-def extrapolate(prof, params, one, gpus_per_node, net_bw, net_lat, nvl_bw, nvl_lat, growth, lb=26):
-    """Predicted search time and the parts of it on an R x C grid."""
-    loc = params["local"]
+def extrapolate(prof, params, one, gpus_per_node, net_bw, net_lat, node_name, growth, lb=26):
+    """Predicted search time and the parts of it on the paper's grids.
+    node: the fitted costs within a node (bytes and rounds of the expand
+    and the fold, the termination per step, the predecessors' round)."""
+    loc, node = params["local"], params[node_name]
     b = 1 << lb
     rows = []
     for P in (1, 2, 4, 16, 64, 256, 1024, 4096):
@@ -211,28 +239,32 @@ def extrapolate(prof, params, one, gpus_per_node, net_bw, net_lat, nvl_bw, nvl_l
         bitmap = b / 8 + 4
         for s in prof:
             e = s["examined"] * N / P * ((1 + growth * math.log2(C)) if s["bottom_up"] else 1)
-            t["local"] += (loc["E_bu"] if s["bottom_up"] else loc["E_td"]) * e + loc["steps"]
+            bu = loc["E_bu_own"] if R == 1 and C > 1 and loc["E_bu_own"] > 0 else loc["E_bu"]
+            t["local"] += (bu if s["bottom_up"] else loc["E_td"]) * e + loc["steps"]
             if P == 1:
                 continue
 
-            def xchg(n, msg, intra):
+            def xchg(n, msg, intra, kind):
                 """A round among n ranks sending msg bytes to each of the
-                n - 1 others, `intra` of them in the node."""
+                n - 1 others, `intra` of them in the node (at the fitted
+                cost of a byte and a round of that exchange)."""
                 if n <= 1:
                     return 0.0
                 inter = n - 1 - intra
-                return (intra * msg / nvl_bw + inter * msg / net_bw +
-                        (nvl_lat if inter == 0 else net_lat) * math.ceil(math.log2(n)))
+                return (intra * msg * node["B_" + kind] + inter * msg / net_bw +
+                        (node["rounds_" + kind] if inter == 0 else net_lat * math.ceil(math.log2(n))))
             # ranks i*C + j: a row's first min(C, g) share a node; a column's
             # ranks are C apart
             row_intra = min(C, gpus_per_node) - 1
             col_intra = max(0, min(R, gpus_per_node // C) - 1) if C < gpus_per_node else 0
-            t["expand"] += xchg(R, min(4 * s["front"] * b, bitmap), col_intra)
-            t["fold"] += xchg(C, min(4 * s["found"] * b, bitmap), row_intra)
+            t["expand"] += xchg(R, min(4 * s["front"] * b, bitmap), col_intra, "expand")
+            t["fold"] += xchg(C, min(4 * s["found"] * b, bitmap), row_intra, "fold")
             if s["bottom_up"]:
-                t["visited"] += xchg(C, b / 8, row_intra)
-            t["term"] += (nvl_lat if P <= gpus_per_node else net_lat) * 2 * lg
-        total = sum(t.values()) + one["pred"]
+                t["visited"] += xchg(C, b / 8, row_intra, "fold")
+            t["term"] += node["steps_term"] + (0 if P <= gpus_per_node else net_lat * 2 * lg)
+        rest = params["local" if P == 1 else node_name]
+        total = (sum(t.values()) + (node["pred_round"] if C > 1 else 0) + rest["search"] +
+                 rest["steps_rest"] * len(prof))
         nedge = one["nedge_per_vertex"] * N
         xs = {k: v for k, v in t.items() if k in ("expand", "fold", "visited", "term")}
         rows.append((P, R, C, lg + lb, total, nedge / total * 1e-9, max(xs, key=xs.get) if P > 1 else "-",
@@ -249,6 +281,8 @@ def main():
     ap.add_argument("--gpus-per-node", type=int, default=4)
     ap.add_argument("--net-bw", type=float, default=25e9, help="bytes/s per GPU between nodes (default 25e9: 200 Gb/s)")
     ap.add_argument("--net-lat", type=float, default=5e-6, help="seconds a message between nodes (default 5e-6)")
+    ap.add_argument("--node-transport", default="pull", help="extrapolate: whose fitted costs hold within "
+                    "a node (pull)")
     ap.add_argument("--per-gpu-scale", type=int, default=26, help="extrapolate: 2^this many vertices a GPU "
                     "(26; the paper's weak scaling used 21)")
     ap.add_argument("--tolerance", type=float, default=0.15, help="fit: the largest error allowed on several GPUs")
@@ -278,19 +312,22 @@ def main():
             raise SystemExit("model.py: extrapolate needs a one-GPU run among the files")
         one = max(ones, key=lambda r: r["N"])
         prof = profile(one)
-        pull = params.get("pull") or params.get("nccl") or params["local"]
-        nvl_bw = 1 / pull["B_xchg"] if pull["B_xchg"] > 0 else 1e12
-        nvl_lat = pull["rounds"]
-        extra = {"pred": pull["pred"], "nedge_per_vertex": float(np.mean(one["nedge"]) / one["N"])}
+        node = params.get(o.node_transport)
+        if node is None:
+            raise SystemExit("model.py: extrapolate needs %s runs among the files (--node-transport)"
+                             % o.node_transport)
+        extra = {"nedge_per_vertex": float(np.mean(one["nedge"]) / one["N"])}
         growth = bottom_up_growth(runs)
-        print("# extrapolation: 2^%d vertices a GPU, %d GPUs a node on NVLink (%.0f GB/s, %.1f us a round, "
-              "fitted), %.0f GB/s and %.1f us a message between nodes; profile of %s; bottom-up "
-              "edges examined x (1 + %.3f log2 C)"
-              % (o.per_gpu_scale, o.gpus_per_node, nvl_bw * 1e-9, nvl_lat * 1e6, o.net_bw * 1e-9, o.net_lat * 1e6,
-                 os.path.basename(one["path"]), growth))
+        gbs = lambda c: 1e-9 / c if c > 0 else float("inf")
+        print("# extrapolation: 2^%d vertices a GPU; %d GPUs a node, at %s's fitted costs (expand %.0f GB/s "
+              "and %.1f us a round, fold %.0f GB/s and %.1f us); %.0f GB/s and %.1f us a message between "
+              "nodes; the steps of %s; bottom-up edges examined x (1 + %.3f log2 C)"
+              % (o.per_gpu_scale, o.gpus_per_node, o.node_transport, gbs(node["B_expand"]),
+                 node["rounds_expand"] * 1e6, gbs(node["B_fold"]), node["rounds_fold"] * 1e6,
+                 o.net_bw * 1e-9, o.net_lat * 1e6, os.path.basename(one["path"]), growth))
         print("%6s %7s %6s %12s %10s %10s  %s" % ("GPUs", "grid", "scale", "search ms", "GTEPS", "local %", "limited by"))
         for P, R, C, sc, tt, g, lim, lf in extrapolate(prof, params, extra, o.gpus_per_node, o.net_bw,
-                                                      o.net_lat, nvl_bw, nvl_lat, growth, o.per_gpu_scale):
+                                                      o.net_lat, o.node_transport, growth, o.per_gpu_scale):
             print("%6d %3dx%-3d %6d %12.3f %10.1f %9.0f%%  %s" % (P, R, C, sc, 1e3 * tt, g, 100 * lf, lim))
     return 0 if worst <= o.tolerance else 1
 
