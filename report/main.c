@@ -2,6 +2,8 @@
  * and SVG plots from BFS files and their validation files. One process. */
 #include <errno.h>
 #include <getopt.h>
+#include <libgen.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,22 +88,12 @@ static int print_report(FILE *f, run *runs, int nruns, const report_opts *o, con
 static int write_outputs(run *runs, int nruns, const report_opts *o, const char *format,
                          const char *output, const char *svgdir)
 {
-	int error = 0, made_dir = 0, lock = -1;
+	int error = 0, lock = -1;
 	char *lockpath = NULL;
 	b2_fout rep = {0}, csv = {0}, svg[REPORT_NSVG];
-	struct stat st;
 	memset(svg, 0, sizeof svg);
-	if (svgdir) {
-		if (mkdir(svgdir, 0777) == 0) {
-			made_dir = 1;
-			B2_TRY(b2_tmp_register(svgdir, svgdir, 1));
-		} else if (errno != EEXIST) {
-			B2_FAIL(B2_EIO, "cannot create the plot directory %s: %s", svgdir, strerror(errno));
-		} else if (stat(svgdir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-			B2_FAIL(B2_EIO, "cannot create the plot directory %s: a file of that name exists", svgdir);
-		}
+	if (svgdir)
 		B2_TRY(write_svgs(svg, svgdir, runs, nruns, o));
-	}
 	if (o->append)
 		B2_TRY(append_csv(&csv, &lock, &lockpath, o->append, runs, nruns, o->append_again));
 	if (output) {
@@ -137,11 +129,51 @@ done:
 	b2_fout_discard(&csv);
 	/* the table is renamed (or left as it was): the next append may read it */
 	unlock_table(&lock, &lockpath);
-	if (made_dir) {
-		b2_tmp_forget(svgdir);
-		if (error)
-			rmdir(svgdir);
-	}
+	return error;
+}
+
+/* --svg DIR: an existing directory, or a new one in an existing
+ * directory, made here before the other outputs are checked, so that an
+ * -o or --append inside it is taken alike whether DIR was there or not
+ * (*made: to remove again on failure). A path that is there and is not a
+ * directory is a usage error. */
+static int make_svgdir(const char *dir, const char *const *in, int nin, int *made)
+{
+	int error = 0;
+	struct stat st;
+	*made = 0;
+	if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
+		B2_FAIL(B2_EUSAGE, "--svg %s: it exists and is not a directory (--svg names a directory, "
+		        "made if missing)", dir);
+	B2_TRY(b2_check_output("--svg", dir, in, nin, 1));
+	if (mkdir(dir, 0777) == 0) {
+		*made = 1;
+		B2_TRY(b2_tmp_register(dir, dir, 1));
+	} else if (errno != EEXIST)
+		B2_FAIL(B2_EIO, "cannot write %s: cannot create the directory: %s", dir, strerror(errno));
+done:
+	return error;
+}
+
+/* An output inside --svg DIR may not be one of the files DIR gets. */
+static int clear_of_svg(const char *what, const char *path, const char *dir)
+{
+	int error = 0;
+	char *d1 = strdup(path), *d2 = strdup(path), *rp = NULL, *rd = NULL;
+	if (!d1 || !d2)
+		B2_FAIL(B2_EIO, "out of host memory");
+	rp = realpath(dirname(d1), NULL);
+	rd = realpath(dir, NULL);
+	if (rp && rd && strcmp(rp, rd) == 0)
+		for (int k = 0; k < REPORT_NSVG; k++)
+			if (strcmp(basename(d2), report_svg_names[k]) == 0)
+				B2_FAIL(B2_EUSAGE, "%s %s is the %s that --svg %s writes: two outputs of one run "
+				        "cannot share a path", what, path, report_svg_names[k], dir);
+done:
+	free(d1);
+	free(d2);
+	free(rp);
+	free(rd);
 	return error;
 }
 
@@ -152,7 +184,7 @@ int main(int argc, char **argv)
 	report_opts o = {0};
 	const char *format = "text", *svgdir = NULL;
 	run *runs = NULL;
-	int nruns = 0;
+	int nruns = 0, made_dir = 0;
 	static const struct option longopts[] = {
 		{"format", required_argument, 0, OPT_FORMAT},
 		{"svg", required_argument, 0, OPT_SVG},
@@ -200,11 +232,14 @@ int main(int argc, char **argv)
 			in[nin++] = o.baseline;
 		if (std.output)
 			out[nout++] = (b2_output){"-o", std.output, 0};
-		if (svgdir)
-			out[nout++] = (b2_output){"--svg", svgdir, 1};
 		if (o.append)
 			out[nout++] = (b2_output){"--append", o.append, 0};
-		error = b2_check_files(out, nout, in, nin);
+		if (svgdir)
+			error = make_svgdir(svgdir, in, nin, &made_dir);
+		if (!error)
+			error = b2_check_files(out, nout, in, nin);
+		for (int k = 0; k < nout && svgdir && !error; k++)
+			error = clear_of_svg(out[k].what, out[k].path, svgdir);
 		free(in);
 		B2_TRY(error);
 	}
@@ -258,6 +293,11 @@ int main(int argc, char **argv)
 			error = B2_EFAIL;
 		}
 done:
+	if (made_dir) { /* a plot directory this run made goes again on failure */
+		b2_tmp_forget(svgdir);
+		if (error && error != B2_EFAIL)
+			rmdir(svgdir);
+	}
 	for (int i = 0; i < nruns; i++)
 		run_free(&runs[i]);
 	free(runs);
