@@ -392,6 +392,10 @@ int append_csv(b2_fout *out, int *lockfd, char **lockpath, const char *path, run
 			B2_FAIL(B2_EDATA, "%s: line 1 is longer than %d bytes: not a table of bfs-report (append "
 			        "to a new file)", path, HEADER_MAX);
 	}
+	if (got >= 2 && line[got - 2] == '\r' && line[got - 1] == '\n') { /* a spreadsheet's CRLF */
+		line[got - 2] = '\n';
+		line[--got] = 0;
+	}
 	if (got > 0) {
 		if (strcmp(line, csv_header()) != 0)
 			B2_FAIL(B2_EDATA, "%s: line 1: its columns are not this bfs-report's (another program or "

@@ -156,6 +156,15 @@ static void segments(double *v, int *split, const run *r, int64_t k)
 	v[SEG_OTHER] = r->time[k] > sum ? r->time[k] - sum : 0;
 }
 
+/* The mean time of a search outside every phase. */
+static double outside_mean(const run *r)
+{
+	double sum = 0;
+	for (int p = 0; p < NPHASE; p++)
+		sum += r->phase_mean[p];
+	return r->time_st.mean > sum ? r->time_st.mean - sum : 0;
+}
+
 /* The phase of /phase_time a segment belongs to. */
 static int seg_phase(int k)
 {
@@ -236,15 +245,16 @@ static int plot_phases(b2_fout *out, const char *dir, run *runs, int nruns)
 			 * expansion keep it and say their direction */
 			int p = seg_phase(k);
 			const char *ph = p >= 0 ? report_phase_names[p] : "outside the phases";
+			double mean = p >= 0 ? r->phase_mean[p] : outside_mean(r);
 			const char *dirn = !split || (k != SEG_EXP_TD && k != SEG_EXP_BU) ? ""
 			                   : k == SEG_EXP_TD ? " data-direction=\"top-down\"" : " data-direction=\"bottom-up\"";
 			double ya = ax_map(&ay, acc), yb = ax_map(&ay, acc + v[k]);
 			fprintf(f, "<rect class=\"phase\" data-run=\"%d\" data-phase=\"%s\"%s data-seconds=\"%.9g\" "
 			           "data-mean=\"%.9g\" x=\"%.1f\" y=\"%.2f\" width=\"%d\" height=\"%.2f\" fill=\"%s\">"
 			           "<title>run %d, %s: %.4g s in the median search (mean over searches %.4g s)</title></rect>\n",
-			        r->index, ph, dirn, v[k], p >= 0 ? r->phase_mean[p] : NAN, x, yb, bwid, ya - yb,
+			        r->index, ph, dirn, v[k], mean, x, yb, bwid, ya - yb,
 			        seg_color[k], r->index, k == SEG_EXP_TD && !split ? report_phase_names[1] : seg_name[k],
-			        v[k], p >= 0 ? r->phase_mean[p] : NAN);
+			        v[k], mean);
 			if (r->rank_phase && p >= 0 && k != SEG_EXP_BU) {
 				double mx = rank_max(r, ks, p), y = ax_map(&ay, acc + mx);
 				fprintf(f, "<line class=\"rank-max\" data-run=\"%d\" data-phase=\"%s\" data-seconds=\"%.9g\" "
