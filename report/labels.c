@@ -1,6 +1,7 @@
 /* labels.c — a run's short label (graph, grid, backend, and its variant or
  * the options it ran with that differ from bfs-gpu's defaults), so that two
- * variants of one graph and grid read apart in every table, plot and row;
+ * variants of one graph and grid read apart in every table, plot and row
+ * (the sample, -n and --seed, is not a variant: NBFS and the roots say it);
  * and the marks that make a run's numbers doubtful where runs compare. */
 #include <math.h>
 #include <stdio.h>
@@ -12,8 +13,6 @@
 #define DEF_ALPHA_CPU 15.0
 #define DEF_BETA 18.0
 #define DEF_WARMUP 1
-#define DEF_NROOTS 64
-#define DEF_SEED 1
 #define DEF_EPT 4
 
 /* ",key=val" onto b (no comma first) */
@@ -43,10 +42,6 @@ void run_make_label(run *r)
 			snprintf(v, sizeof v, "%g", r->beta), add(t, n, "beta", v);
 		if (r->roots_from && strcmp(r->roots_from, "any"))
 			add(t, n, "roots", r->roots_from);
-		if (r->nroots >= 0 && r->nroots != DEF_NROOTS)
-			snprintf(v, sizeof v, "%lld", (long long)r->nroots), add(t, n, "n", v);
-		if (r->seed != DEF_SEED)
-			snprintf(v, sizeof v, "%llu", (unsigned long long)r->seed), add(t, n, "seed", v);
 		if (r->warmup >= 0 && r->warmup != DEF_WARMUP)
 			snprintf(v, sizeof v, "%lld", (long long)r->warmup), add(t, n, "warmup", v);
 		if (cuda && r->ept >= 0 && r->ept != DEF_EPT)
