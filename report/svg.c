@@ -63,7 +63,7 @@ static int plot_teps(b2_fout *out, const char *dir, run *runs, int nruns)
 	for (int i = 0; i < nruns; i++) {
 		const run *r = &runs[i];
 		double sx = x0 + slot * i, bw = slot / (double)r->K;
-		char lab[256];
+		char lab[600];
 		run_label(lab, sizeof lab, r);
 		fprintf(f, "<g class=\"panel\" data-run=\"%d\">\n", r->index);
 		if (i > 0)
@@ -350,7 +350,7 @@ static int write_index(b2_fout *out, const char *dir, run *runs, int nruns, cons
 	fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>bfs2d report</title></head>\n"
 	      "<body style=\"font-family:sans-serif\">\n<h1>bfs2d report</h1>\n<ul>\n", f);
 	for (int i = 0; i < nruns; i++) {
-		char lab[256];
+		char lab[600];
 		run_label(lab, sizeof lab, &runs[i]);
 		fputs("<li>", f);
 		xml(f, lab);

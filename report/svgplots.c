@@ -90,7 +90,7 @@ static void scaling_panel(FILE *f, run *runs, group *g, int ng, int weak, double
 		fputs("\"/>\n", f);
 		for (int m = 0; m < g[k].n; m++) {
 			const run *r = &runs[g[k].members[m]];
-			char lab[256];
+			char lab[600];
 			run_label(lab, sizeof lab, r);
 			double mx = ax_map(&ax, (double)r->ndev), my = ax_map(&ay, r->hmean_teps * 1e-9);
 			/* the spread of the plotted statistic: the harmonic mean plus and
@@ -179,6 +179,28 @@ done:
 
 /* ---- frontier size per level -------------------------------------------------------- */
 
+/* Levels 0..lmax across (px0 to px1), log values up (ybot to ytop), with
+ * their ticks and labels: frontier.svg's and bytes.svg's axes. */
+static void level_axes(FILE *f, axis *ax, axis *ay, int64_t lmax, double vmin, double vmax, double px0,
+                       double px1, double ybot, double ytop, const char *ylabel, const char *xlabel)
+{
+	if (!(vmax > 0))
+		vmin = vmax = 1;
+	ax_linear(ax, 0, (double)lmax, px0, px1);
+	*ay = (axis){floor(log10(vmin)), ceil(log10(vmax)), ybot, ytop, 10};
+	if (ay->hi <= ay->lo)
+		ay->hi = ay->lo + 1;
+	draw_yaxis(f, ay, px0, px1, ylabel);
+	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n", px0, ay->p0,
+	        px1, ay->p0);
+	double st = fmax(1, nice_step(ax->hi - ax->lo, 8));
+	for (double v = 0; v <= ax->hi + 1e-9; v += st)
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.0f</text>\n", ax_map(ax, v),
+		        ay->p0 + 16, v);
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n", (ax->p0 + ax->p1) / 2,
+	        ybot + 40, xlabel);
+}
+
 /* Two runs whose mean frontier lines coincide (to 1e-9). */
 static int same_frontier(const run *a, const run *b)
 {
@@ -208,25 +230,11 @@ int plot_frontier(b2_fout *out, const char *dir, run *runs, int nruns)
 				vmin = fmin(vmin, runs[i].frontier_mean[l]);
 				vmax = fmax(vmax, runs[i].frontier_mean[l]);
 			}
-	if (!(vmax > 0))
-		vmin = vmax = 1;
-	axis ax;
-	ax_linear(&ax, 0, (double)lmax, 90, W - 360);
-	axis ay = {floor(log10(vmin)), ceil(log10(vmax)), H - 70, 40, 10};
-	if (ay.hi <= ay.lo)
-		ay.hi = ay.lo + 1;
-	draw_yaxis(f, &ay, 90, W - 360, "vertices (log scale)");
-	fprintf(f, "<line x1=\"90\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"black\"/>\n", ay.p0, W - 360,
-	        ay.p0);
-	double st = fmax(1, nice_step(ax.hi - ax.lo, 8));
-	for (double v = 0; v <= ax.hi + 1e-9; v += st)
-		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.0f</text>\n", ax_map(&ax, v),
-		        ay.p0 + 16, v);
-	fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">level</text>\n", (ax.p0 + ax.p1) / 2,
-	        H - 30);
+	axis ax, ay;
+	level_axes(f, &ax, &ay, lmax, vmin, vmax, 90, W - 360, H - 70, 40, "vertices (log scale)", "level");
 	for (int i = 0; i < nruns; i++) {
 		const run *r = &runs[i];
-		char col[32], lab[256], attrs[256];
+		char col[32], lab[600], attrs[256];
 		series_color(col, sizeof col, i);
 		run_label(lab, sizeof lab, r);
 		/* a line that another run's covers exactly is drawn dashed (each
@@ -323,21 +331,9 @@ int plot_bytes(b2_fout *out, const char *dir, run *runs, int nruns)
 		           "(/level_bytes, written by newer bfs-gpu).</text>\n", W / 2);
 		goto done;
 	}
-	if (!(vmax > 0))
-		vmin = vmax = 1;
-	axis ax;
-	ax_linear(&ax, 0, (double)lmax, 100, W - 380);
-	axis ay = {floor(log10(vmin)), ceil(log10(vmax)), H - 70, 50, 10};
-	if (ay.hi <= ay.lo)
-		ay.hi = ay.lo + 1;
-	draw_yaxis(f, &ay, 100, W - 380, "bytes (log scale)");
-	fprintf(f, "<line x1=\"100\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"black\"/>\n", ay.p0, W - 380, ay.p0);
-	double st = fmax(1, nice_step(ax.hi - ax.lo, 8));
-	for (double v = 0; v <= ax.hi + 1e-9; v += st)
-		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.0f</text>\n", ax_map(&ax, v),
-		        ay.p0 + 16, v);
-	fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">level (the step that expands it)</text>\n",
-	        (ax.p0 + ax.p1) / 2, H - 30);
+	axis ax, ay;
+	level_axes(f, &ax, &ay, lmax, vmin, vmax, 100, W - 380, H - 70, 50, "bytes (log scale)",
+	           "level (the step that expands it)");
 	for (int i = 0, row = 0; i < nruns; i++) {
 		const run *r = &runs[i];
 		char col[32], lab[600], attrs[256];
