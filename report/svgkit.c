@@ -85,7 +85,7 @@ done:
 static double attr_num(const char *t, const char *end, const char *name, double def)
 {
 	size_t n = strlen(name);
-	for (const char *c = t; c + n + 2 < end; c++)
+	for (const char *c = t + 1; c + n + 2 < end; c++) /* t: "<text", so c[-1] is in it */
 		if (c[-1] == ' ' && strncmp(c, name, n) == 0 && c[n] == '=' && c[n + 1] == '"')
 			return atof(c + n + 2);
 	return def;
@@ -94,7 +94,7 @@ static double attr_num(const char *t, const char *end, const char *name, double 
 static int attr_is(const char *t, const char *end, const char *name, const char *val)
 {
 	size_t n = strlen(name), v = strlen(val);
-	for (const char *c = t; c + n + v + 3 <= end; c++)
+	for (const char *c = t + 1; c + n + v + 3 <= end; c++)
 		if (c[-1] == ' ' && strncmp(c, name, n) == 0 && c[n] == '=' && c[n + 1] == '"')
 			return strncmp(c + n + 2, val, v) == 0 && c[n + 2 + v] == '"';
 	return 0;
