@@ -3,8 +3,8 @@ for one run, with the baseline's commit and a verdict against the spread;
 the NOISY and NBFS < 64 flags in text, JSON and plots; --progress on a log
 (whole lines, no carriage returns, 1 and 2 ranks); the plots (no empty
 scaling panel, the no-bottom-up note only where true, coinciding frontier
-lines told apart, a log TEPS axis for wide spreads, oversubscribed runs
-marked visibly, quartile error bars); construction_time with bfs-gpu's
+lines told apart, a linear TEPS axis however wide the spread, oversubscribed
+runs marked visibly, error bars of the harmonic mean); construction_time with bfs-gpu's
 build at load. Files written with h5py as docs/FORMATS.md describes them."""
 import json, math, os, re, subprocess, sys
 import xml.etree.ElementTree as ET
