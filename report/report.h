@@ -121,9 +121,6 @@ typedef struct run {
  * deviation over mean) of its searches' seconds per edge exceeds this
  * (docs/DESIGN.md, "Reports"). */
 #define REPORT_NOISY_CV 0.25
-/* teps.svg's TEPS axis is logarithmic when the fastest search is more than
- * this many times the slowest (searches of tiny components left out). */
-#define REPORT_TEPS_LOG_SPREAD 20.0
 /* The mark of a run whose BFS file kept no predecessors. */
 #define REPORT_NO_PRED "no predecessors kept; rerun bfs-gpu with --keep-pred all (or N) and " \
 	"bfs-validate to validate"

@@ -199,10 +199,11 @@ static int plot_phases(b2_fout *out, const char *dir, run *runs, int nruns)
 	roots_note(roots, sizeof roots, runs, nruns);
 	B2_TRY(svg_open(&s, out, dir, "phases.svg", W, H, "Time per BFS phase"));
 	FILE *f = s.f;
-	fprintf(f, "<text class=\"subtitle\" x=\"%d\" y=\"38\" text-anchor=\"middle\" font-size=\"11\">bar: "
-	           "the median search (by time), phases summed over levels, mean over ranks; line: mean "
-	           "search time</text>\n", W / 2);
-	fprintf(f, "<text class=\"subtitle\" x=\"%d\" y=\"52\" text-anchor=\"middle\" font-size=\"11\">", W / 2);
+	fprintf(f, "<text class=\"subtitle\" x=\"%d\" y=\"36\" text-anchor=\"middle\" font-size=\"11\">bar: "
+	           "the median search (by time), phases summed over levels</text>\n", W / 2);
+	fprintf(f, "<text class=\"subtitle\" x=\"%d\" y=\"50\" text-anchor=\"middle\" font-size=\"11\">and "
+	           "averaged over ranks; black line: the mean search time</text>\n", W / 2);
+	fprintf(f, "<text class=\"subtitle\" x=\"%d\" y=\"64\" text-anchor=\"middle\" font-size=\"11\">", W / 2);
 	xml(f, roots);
 	fputs("</text>\n", f);
 	for (int i = 0; i < nruns; i++) {
@@ -227,7 +228,7 @@ static int plot_phases(b2_fout *out, const char *dir, run *runs, int nruns)
 		}
 	}
 	axis ay;
-	ax_linear(&ay, 0, ymax > 0 ? ymax : 1e-3, H - 130, 70);
+	ax_linear(&ay, 0, ymax > 0 ? ymax : 1e-3, H - 130, 84);
 	draw_yaxis(f, &ay, 100, W - 260, "seconds");
 	for (int i = 0; i < nruns; i++) {
 		const run *r = &runs[i];
@@ -292,15 +293,15 @@ static int plot_phases(b2_fout *out, const char *dir, run *runs, int nruns)
 		fprintf(f, "</g>\n");
 	}
 	for (int k = NSEG - 1, row = 0; k >= 0; k--, row++) {
-		double y = 74 + row * 22;
+		double y = 84 + row * 22;
 		fprintf(f, "<rect x=\"%d\" y=\"%.0f\" width=\"14\" height=\"14\" fill=\"%s\"/><text x=\"%d\" y=\"%.0f\" font-size=\"11\">%s</text>\n",
 		        W - 250, y, seg_color[k], W - 230, y + 12, seg_name[k]);
 	}
 	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\" stroke-width=\"2\"/><text x=\"%d\" y=\"%d\" font-size=\"11\">mean search time</text>\n",
-	        W - 252, 74 + NSEG * 22 + 7, W - 234, 74 + NSEG * 22 + 7, W - 230, 74 + NSEG * 22 + 11);
+	        W - 252, 84 + NSEG * 22 + 7, W - 234, 84 + NSEG * 22 + 7, W - 230, 84 + NSEG * 22 + 11);
 	if (any_ranks)
 		fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#d62728\" stroke-width=\"2\"/><text x=\"%d\" y=\"%d\" font-size=\"11\">the slowest rank's time of the phase</text>\n",
-		        W - 252, 74 + NSEG * 22 + 29, W - 234, 74 + NSEG * 22 + 29, W - 230, 74 + NSEG * 22 + 33);
+		        W - 252, 84 + NSEG * 22 + 29, W - 234, 84 + NSEG * 22 + 29, W - 230, 84 + NSEG * 22 + 33);
 done:
 	return svg_close(&s, error, 1);
 }

@@ -26,10 +26,9 @@ void roots_note(char *b, size_t n, const run *runs, int nruns)
 		other |= strcmp(rf, "any") && strcmp(rf, "largest-component");
 	}
 	if (any + lc + other > 1)
-		snprintf(b, n, "roots: the runs differ (any = Graph500's rule; largest-component: the "
-		         "largest connected component only; see the legend)");
+		snprintf(b, n, "roots: the runs differ (any = Graph500's rule, or largest-component)");
 	else if (lc)
-		snprintf(b, n, "roots: largest-component (the largest connected component only)");
+		snprintf(b, n, "roots: largest-component (the largest component only)");
 	else if (any)
 		snprintf(b, n, "roots: any (Graph500's rule: any vertex of positive degree)");
 	else
@@ -137,23 +136,28 @@ int plot_scaling(b2_fout *out, const char *dir, run *runs, int nruns)
 	B2_TRY(find_groups(&g[0], &ng[0], runs, nruns, 0));
 	B2_TRY(find_groups(&g[1], &ng[1], runs, nruns, 1));
 	int panels = (ng[0] > 0) + (ng[1] > 0), nser = ng[0] + ng[1];
-	const int pw = 400, W = 40 + (panels ? panels : 1) * (pw + 110), top = 88, ph = panels ? 320 : 0;
+	const int pw = 400, W = 40 + (panels ? panels : 1) * (pw + 110), top = 108, ph = panels ? 320 : 0;
 	const int H = panels ? top + ph + 60 + 18 * nser + 20 : 90;
 	char roots[256];
 	roots_note(roots, sizeof roots, runs, nruns);
 	B2_TRY(svg_open(&s, out, dir, "scaling.svg", W, H, "Harmonic-mean TEPS against GPUs"));
 	FILE *f = s.f;
 	if (panels) {
-		fprintf(f, "<text class=\"subtitle\" x=\"%d\" y=\"38\" text-anchor=\"middle\" font-size=\"11\">point: "
-		           "harmonic mean of the searches' TEPS; bars: plus or minus its standard error "
-		           "(harmonic_stddev_TEPS); dashed: ideal</text>\n", W / 2);
-		fprintf(f, "<text class=\"subtitle\" x=\"%d\" y=\"52\" text-anchor=\"middle\" font-size=\"11\">", W / 2);
-		xml(f, roots);
-		fputs("; NOISY, NBFS&lt;64: a run whose rates spread widely or with under 64 searches</text>\n", f);
+		/* what the points and bars are, a short line each */
+		static const char *const note[] = {
+			"point: harmonic mean of the searches' TEPS; dashed: ideal scaling",
+			"bars: plus or minus its standard error (harmonic_stddev_TEPS)", NULL,
+			"NOISY, NBFS&lt;64: rates spread widely, or under 64 searches"};
+		for (int k = 0; k < 4; k++) {
+			fprintf(f, "<text class=\"subtitle\" x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"11\">",
+			        W / 2, 36 + 14 * k);
+			if (note[k])
+				fputs(note[k], f);
+			else
+				xml(f, roots);
+			fputs("</text>\n", f);
+		}
 	}
-	if (!panels)
-		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">No scaling series: it needs runs of one graph "
-		           "(strong) or of one R-MAT family (weak) on two GPU counts or more.</text>\n", W / 2, 55);
 	int series = 0, p = 0;
 	for (int w = 0; w < 2; w++)
 		if (ng[w] > 0)
