@@ -147,8 +147,8 @@ int svg_close(svgf *s, int error, int is_svg)
 {
 	if (!s->o || !s->o->f)
 		return error;
-	if (is_svg && s->f != s->o->f) {
-		if (fclose(s->f) != 0 && !error)
+	if (is_svg && s->f != s->o->f) { /* s->f NULL: its memory stream did not open */
+		if (s->f && fclose(s->f) != 0 && !error)
 			error = b2_err(B2_EIO, "out of host memory for %s", s->o->path);
 		s->f = NULL;
 		if (!error) {
