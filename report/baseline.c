@@ -27,7 +27,8 @@ typedef struct brun {
 	char fp[32], graph[256], grid[64], commit[64];
 	double hmean, hstd;
 	int number; /* 0: none */
-	char opt[NOPTK][128]; /* "" when absent or null */
+	char opt[NOPTK][128];
+	unsigned char has[NOPTK]; /* the option's value is there (not absent, not null) */
 } brun;
 
 typedef struct jp {
@@ -233,7 +234,7 @@ static int jvalue(jp *p, brun *r, const char *key)
 		else if (r && key && !strcmp(key, "graph")) dst = r->graph, n = sizeof r->graph;
 		else if (r && key && !strcmp(key, "grid")) dst = r->grid, n = sizeof r->grid;
 		else if (r && key && !strcmp(key, "git_commit")) dst = r->commit, n = sizeof r->commit;
-		else if (oi >= 0) dst = r->opt[oi], n = sizeof r->opt[oi];
+		else if (oi >= 0) dst = r->opt[oi], n = sizeof r->opt[oi], r->has[oi] = 1;
 		error = jstring(p, dst, n);
 	} else if (!strncmp(p->s, "true", 4) || !strncmp(p->s, "null", 4))
 		p->s += 4;
@@ -248,8 +249,10 @@ static int jvalue(jp *p, brun *r, const char *key)
 			r->hmean = v;
 		if (!error && r && key && !strcmp(key, "harmonic_stddev_TEPS"))
 			r->hstd = v;
-		if (!error && oi >= 0)
+		if (!error && oi >= 0) {
 			snprintf(r->opt[oi], sizeof r->opt[oi], "%.*s", (int)(len < 127 ? len : 127), tok);
+			r->has[oi] = 1;
+		}
 		if (!error && r && key && !strcmp(key, "run")) {
 			if (v != floor(v) || v < 1 || v > INT_MAX) {
 				p->s = tok;
@@ -279,9 +282,9 @@ const char *baseline_verdict(double hmean, double hstd, double base, double base
 	return "within noise";
 }
 
-/* The run's value of option key i as print_json writes it ("" when the
- * file does not record it). */
-static void run_opt(char *v, size_t n, const run *r, int i)
+/* The run's value of option key i as print_json writes it; 0 when the
+ * file does not record it. */
+static int run_opt(char *v, size_t n, const run *r, int i)
 {
 	const char *k = opt_keys[i];
 	int64_t iv = !strcmp(k, "nroots") ? r->nroots : !strcmp(k, "warmup") ? r->warmup
@@ -301,6 +304,9 @@ static void run_opt(char *v, size_t n, const run *r, int i)
 		snprintf(v, n, "%.17g", r->alpha);
 	else if (!strcmp(k, "beta") && isfinite(r->beta))
 		snprintf(v, n, "%.17g", r->beta);
+	else
+		return 0;
+	return 1;
 }
 
 /* The options both reports record and that differ (as print_json writes
@@ -310,8 +316,10 @@ static void option_diffs(run *r, const brun *b)
 	r->nbdiff = 0;
 	for (int i = 0; i < NOPTK && r->nbdiff < REPORT_NOPT; i++) {
 		char v[128];
-		run_opt(v, sizeof v, r, i);
-		if (!v[0] || !b->opt[i][0] || !strcmp(v, b->opt[i]))
+		/* an option one side does not record is no difference; the
+		 * exchange's "" is the report's word for not recorded */
+		if (!run_opt(v, sizeof v, r, i) || !b->has[i] || !strcmp(v, b->opt[i]) ||
+		    (!strcmp(opt_keys[i], "exchange") && (!v[0] || !b->opt[i][0])))
 			continue;
 		struct optdiff *d = &r->bdiff[r->nbdiff++];
 		snprintf(d->opt, sizeof d->opt, "%s", opt_keys[i]);

@@ -122,6 +122,12 @@ thr = pair("thr", strs={"direction": "auto"}, attrs={"alpha": np.float64(15), "t
 jb = json.loads(report(*thr, "--baseline", oldj, "--format", "json").stdout)["runs"][0]
 R.eq("baseline_json_threads_differ", jb["baseline_option_diffs"], [{"option": "threads_per_rank", "run": "1", "baseline": "4"}])
 
+oldv = T + "/oldv.json"
+open(oldv, "w").write(report(*var, "--format", "json").stdout)
+nov = pair("novar", strs={"direction": "top-down", "variant": ""})
+jb = json.loads(report(*nov, "--baseline", oldv, "--format", "json").stdout)["runs"][0]
+R.eq("baseline_json_variant_none_differs", jb["baseline_option_diffs"], [{"option": "variant", "run": "", "baseline": "fast.v2"}])
+
 # ---- runs that kept no predecessors --------------------------------------------------------------
 MARK = "no predecessors kept; rerun bfs-gpu with --keep-pred all (or N) and bfs-validate to validate"
 nb = bfs("nopred")
