@@ -164,7 +164,7 @@ static int make_svgdir(const char *dir, const char *const *in, int nin, int *mad
 	int error = 0;
 	struct stat st;
 	*made = 0;
-	if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
+	if (stat(dir, &st) == 0 && S_ISREG(st.st_mode)) /* other kinds: b2_check_output names them */
 		B2_FAIL(B2_EUSAGE, "--svg %s: it exists and is not a directory (--svg names a directory, "
 		        "made if missing)", dir);
 	B2_TRY(b2_check_output("--svg", dir, in, nin, 1));

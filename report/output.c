@@ -502,7 +502,8 @@ int print_text(FILE *f, run *runs, int nruns, const report_opts *o)
 			fprintf(f, "No results printed for invalid run.\n");
 		else {
 			print_block(f, r);
-			fprintf(f, "# harmonic_mean_TEPS above: roots %s\n", roots_rule(r));
+			/* in words, not with a key of the block: parsers grep the keys */
+			fprintf(f, "# the harmonic mean above: roots %s\n", roots_rule(r));
 		}
 		ranks_print_text(f, r);
 		if (o->baseline)

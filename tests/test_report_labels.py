@@ -59,8 +59,8 @@ R.check("table_rows_tell_variants_apart", len(cmp_) == 4 and [r.split()[10] for 
 R.check("table_roots_column", [r.split()[9] for r in cmp_] == ["any", "any", "any", "largest-component"], "\n".join(cmp_))
 R.check("text_label_line", "# label g 1x2 cpu direction=top-down\n" in txt)
 R.check("text_threads", "backend cpu, devices cpu, exchanges expand none, fold mpi, 4 threads per rank, 8 searches" in txt, txt[:1500])
-R.check("text_roots_next_to_hmean", txt.count("# harmonic_mean_TEPS above: roots any (Graph500's rule") == 3
-        and "# harmonic_mean_TEPS above: roots largest-component" in txt)
+R.check("text_roots_next_to_hmean", txt.count("# the harmonic mean above: roots any (Graph500's rule") == 3
+        and "# the harmonic mean above: roots largest-component" in txt)
 sv = T + "/svg"
 R.eq("svg_exit", report(*runs, "--svg", sv).returncode, 0)
 tp = ET.parse(sv + "/teps.svg").getroot()
