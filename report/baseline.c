@@ -67,19 +67,19 @@ static int jstring(jp *p, char *out, size_t n)
 			return jerr(p, "a control character inside a string");
 		p->s++;
 		if (c == '\\') {
+			static const char from[] = "\"\\/bfnrtu", to[] = "\"\\/\b\f\n\r\t";
 			c = *p->s;
-			const char *esc = strchr("\"\\/bfnrtu", c);
+			const char *esc = strchr(from, c);
 			if (!c || !esc)
 				return jerr(p, "an invalid escape in a string");
 			p->s++;
-			static const char to[] = "\"\\/\b\f\n\r\t";
 			if (c == 'u') { /* \uXXXX: kept as '?' */
 				for (int i = 0; i < 4; i++, p->s++)
 					if (!isxdigit((unsigned char)*p->s))
 						return jerr(p, "\\u without four hex digits");
 				c = '?';
 			} else
-				c = to[esc - "\"\\/bfnrtu"];
+				c = to[esc - from];
 		}
 		if (out && k + 1 < n)
 			out[k++] = c;
