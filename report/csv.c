@@ -69,7 +69,17 @@ const char *csv_header(void)
 	  "created_utc,created_on,program_version,git_commit");
 	H(",run_id,direction,alpha,beta,bitmap,exchange,seed,nroots,warmup,edges_per_thread,devices,"
 	  "gpu_names,cuda_driver_version,partition_time,load_read_time,load_build_time,"
-	  "time_max_over_min,rate_cv,noisy,graph500_nbfs,baseline_verdict,baseline_commit\n");
+	  "time_max_over_min,rate_cv,noisy,graph500_nbfs,baseline_verdict,baseline_commit");
+	H(",label,variant,threads_per_rank,unvalidated_reason,baseline_option_diffs");
+	for (int k = 0; k < 2; k++)
+		for (int p = 0; p < NPHASE; p++) {
+			H(k ? ",phase_imbalance_" : ",phase_max_");
+			for (const char *c = report_phase_names[p]; *c; c++)
+				H("%c", *c == ' ' ? '_' : *c);
+		}
+	for (int x = 0; x < NEXCH; x++)
+		H(",bytes_%s", report_exchange_names[x]);
+	H(",pred_bytes\n");
 #undef H
 	return h;
 }
@@ -144,6 +154,26 @@ int print_csv_rows(FILE *f, run *runs, int nruns)
 		fprintf(f, ",%d", !r->few_searches);
 		cfield(f, r->baseline_verdict);
 		cfield(f, r->baseline_run ? r->baseline_commit : NULL);
+		cfield(f, r->label);
+		cfield(f, r->variant);
+		cint(f, r->threads_per_rank);
+		cfield(f, r->no_pred ? REPORT_NO_PRED : NULL);
+		fputs(",", f);
+		if (r->baseline_run) {
+			char d[REPORT_NOPT * 300] = "";
+			size_t n = 0;
+			for (int k = 0; k < r->nbdiff && n < sizeof d; k++)
+				n += (size_t)snprintf(d + n, sizeof d - n, "%s%s=%s (baseline %s)", k ? "; " : "",
+				                      r->bdiff[k].opt, r->bdiff[k].run, r->bdiff[k].base);
+			cstr(f, r->nbdiff ? d : "none");
+		}
+		for (int p = 0; p < NPHASE; p++)
+			cnum(f, r->phase_rank_max[p]);
+		for (int p = 0; p < NPHASE; p++)
+			cnum(f, r->phase_imbalance[p]);
+		for (int x = 0; x < NEXCH; x++)
+			cnum(f, r->bytes_total[x]);
+		cnum(f, r->pred_bytes);
 		fputs("\n", f);
 	}
 	return 0; /* write errors: the caller finds them (ferror) and names the file */
@@ -224,49 +254,109 @@ static int header_column(const char *name)
 	return -1;
 }
 
+/* Field `want` of one CSV line (RFC 4180, the line without its end) into
+ * *out (malloc'd; NULL when the line has fewer fields). A quoted field runs
+ * to its closing quote, doubled quotes inside it standing for one, and the
+ * field ends there; bfs-report writes every row on one line (newlines in
+ * strings are escaped), so a quote that does not close on its line, or
+ * text after a closing quote, is a damaged table: *bad says which. A quote
+ * inside an unquoted field is taken as it is. */
+static int csv_field(char **out, const char **bad, const char *line, int want)
+{
+	int col = 0;
+	size_t n = strlen(line);
+	const char *c = line;
+	*out = NULL;
+	*bad = NULL;
+	for (;;) {
+		char *buf = NULL;
+		size_t k = 0;
+		if (col == want && (buf = malloc(n + 1)) == NULL)
+			return b2_err(B2_EIO, "out of host memory");
+		if (*c == '"') {
+			for (c++;; c++) {
+				if (!*c) {
+					free(buf);
+					*bad = "a quoted field does not close on its line";
+					return 0;
+				}
+				if (*c == '"' && c[1] != '"')
+					break;
+				if (*c == '"')
+					c++;
+				if (buf)
+					buf[k++] = *c;
+			}
+			c++;
+			if (*c && *c != ',') {
+				free(buf);
+				*bad = "text after a quoted field's closing quote";
+				return 0;
+			}
+		} else
+			for (; *c && *c != ','; c++)
+				if (buf)
+					buf[k++] = *c;
+		if (buf) {
+			buf[k] = 0;
+			*out = buf;
+			return 0;
+		}
+		if (!*c)
+			return 0;
+		c++;
+		col++;
+	}
+}
+
 /* Copies the rows of in (after its header) to out and finds the runs whose
  * id a row already has: seen[i] = that row's number (1-based, header
- * excluded), 0 if none. Quoted fields may hold commas and newlines. */
+ * excluded), 0 if none. Each row is one line. */
 static int copy_rows(FILE *in, FILE *out, const char *path, run *runs, int nruns, int64_t *seen)
 {
-	int c, inq = 0, last = '\n';
-	int col = 0, idcol = header_column("run_id");
-	char field[72];
-	size_t nf = 0;
-	int64_t row = 1;
-	errno = 0;
-	while ((c = getc(in)) != EOF) {
-		putc(c, out);
-		last = c;
-		if (c == '"') {
-			inq = !inq; /* a doubled quote toggles twice */
-			continue;
+	int error = 0, idcol = header_column("run_id");
+	char *line = NULL, *field = NULL, **ids = NULL;
+	size_t cap = 0, idlen = 0;
+	int64_t row = 0;
+	ssize_t got;
+	B2_TRY(b2_calloc(&ids, (size_t)nruns + 1, sizeof *ids, "run ids"));
+	/* a row holds a run id in its text form (common/escape.c) */
+	for (int i = 0; i < nruns; i++) {
+		FILE *m;
+		if (runs[i].run_id && (m = open_memstream(&ids[i], &idlen)) != NULL) {
+			b2_fput_text(m, runs[i].run_id);
+			fclose(m);
 		}
-		if (!inq && (c == ',' || c == '\n')) {
-			if (col == idcol) {
-				field[nf] = 0;
-				for (int i = 0; i < nruns; i++)
-					if (!seen[i] && runs[i].run_id && nf && strcmp(runs[i].run_id, field) == 0)
-						seen[i] = row;
-			}
-			nf = 0;
-			col = c == ',' ? col + 1 : 0;
-			row += c == '\n';
-		} else if (col == idcol && nf + 1 < sizeof field)
-			field[nf++] = (char)c;
+	}
+	errno = 0;
+	while ((got = getline(&line, &cap, in)) > 0) {
+		const char *bad = NULL;
+		int ended = line[got - 1] == '\n';
+		fwrite(line, 1, (size_t)got, out);
+		if (!ended)
+			putc('\n', out); /* a last row without its newline: end it */
+		row++;
+		while (got > 0 && (line[got - 1] == '\n' || line[got - 1] == '\r'))
+			line[--got] = 0;
+		B2_TRY(csv_field(&field, &bad, line, idcol));
+		if (bad)
+			B2_FAIL(B2_EDATA, "%s: line %lld: %s: the table is damaged (a hand edit?); repair it "
+			        "or append to a new file", path, (long long)row + 1, bad);
+		for (int i = 0; field && field[0] && i < nruns; i++)
+			if (!seen[i] && ids[i] && strcmp(ids[i], field) == 0)
+				seen[i] = row;
+		free(field);
+		field = NULL;
 	}
 	if (ferror(in))
-		return b2_err(B2_EIO, "cannot read %s: %s", path, strerror(errno ? errno : EIO));
-	if (last != '\n') { /* a last row without its newline: end it */
-		if (col == idcol) {
-			field[nf] = 0;
-			for (int i = 0; i < nruns; i++)
-				if (!seen[i] && runs[i].run_id && nf && strcmp(runs[i].run_id, field) == 0)
-					seen[i] = row;
-		}
-		putc('\n', out);
-	}
-	return 0;
+		B2_FAIL(B2_EIO, "cannot read %s: %s", path, strerror(errno ? errno : EIO));
+done:
+	for (int i = 0; ids && i < nruns; i++)
+		free(ids[i]);
+	free(ids);
+	free(field);
+	free(line);
+	return error;
 }
 
 int append_csv(b2_fout *out, int *lockfd, char **lockpath, const char *path, run *runs, int nruns,
@@ -301,6 +391,10 @@ int append_csv(b2_fout *out, int *lockfd, char **lockpath, const char *path, run
 		if (got == HEADER_MAX && c != '\n')
 			B2_FAIL(B2_EDATA, "%s: line 1 is longer than %d bytes: not a table of bfs-report (append "
 			        "to a new file)", path, HEADER_MAX);
+	}
+	if (got >= 2 && line[got - 2] == '\r' && line[got - 1] == '\n') { /* a spreadsheet's CRLF */
+		line[got - 2] = '\n';
+		line[--got] = 0;
 	}
 	if (got > 0) {
 		if (strcmp(line, csv_header()) != 0)

@@ -165,46 +165,112 @@ done:
 	return error;
 }
 
+/* A time attribute, when present: a finite number of seconds in range
+ * (absent: NAN). */
+static int opt_seconds(double *v, hid_t f, const char *name, const char *path)
+{
+	int error = 0, present = 0;
+	B2_TRY(b2_attr_opt_f64(v, &present, f, name, path, NAN));
+	if (present && (!isfinite(*v) || *v < 0 || *v > REPORT_MAX_SECONDS))
+		B2_FAIL(B2_EDATA, "%s: attribute %s = %g: expected a number of seconds from 0 to %g", path,
+		        name, *v, REPORT_MAX_SECONDS);
+done:
+	return error;
+}
+
+static int opt_finite(double *v, hid_t f, const char *name, const char *path)
+{
+	int error = 0, present = 0;
+	B2_TRY(b2_attr_opt_f64(v, &present, f, name, path, NAN));
+	if (present && !isfinite(*v))
+		B2_FAIL(B2_EDATA, "%s: attribute %s = %g: expected a finite number", path, name, *v);
+done:
+	return error;
+}
+
+/* The optional per-level and per-search datasets of newer files: shapes,
+ * and values that every statistic can take (NULL when absent). */
+static int load_levels(run *r, hid_t f, const char *path)
+{
+	int error = 0;
+	double *lt = NULL;
+	const uint64_t l0 = (uint64_t)r->L;
+	if (H5Lexists(f, "level_direction", H5P_DEFAULT) > 0)
+		B2_TRY(read_all(&r->ldir, f, "level_direction", H5T_NATIVE_SCHAR, r->K, l0, path));
+	if (H5Lexists(f, "edges_examined", H5P_DEFAULT) > 0) {
+		B2_TRY(read_all(&r->lexam, f, "edges_examined", H5T_NATIVE_INT64, r->K, l0, path));
+		for (int64_t k = 0; k < r->K; k++) {
+			int64_t sum = 0;
+			for (int64_t l = 0; l < r->L; l++) {
+				int64_t v = r->lexam[k * r->L + l];
+				if (v < 0 || __builtin_add_overflow(sum, v, &sum))
+					B2_FAIL(B2_EDATA, "%s: dataset /edges_examined, search %lld, level %lld = %lld: %s",
+					        path, (long long)k, (long long)l, (long long)v,
+					        v < 0 ? "a count cannot be negative" : "the search's sum overflows 64 bits");
+			}
+		}
+	}
+	if (H5Lexists(f, "expansion_time", H5P_DEFAULT) > 0) {
+		B2_TRY(read_all(&r->expdir, f, "expansion_time", H5T_NATIVE_DOUBLE, r->K, 2, path));
+		B2_TRY(report_check_seconds(r->expdir, (uint64_t)r->K * 2, 2, 0, path, "expansion_time"));
+	}
+	/* not shown, but a reader of the file takes it as a number too */
+	if (H5Lexists(f, "level_time", H5P_DEFAULT) > 0) {
+		B2_TRY(read_all(&lt, f, "level_time", H5T_NATIVE_DOUBLE, r->K, l0, path));
+		B2_TRY(report_check_seconds(lt, (uint64_t)r->K * l0, l0, 0, path, "level_time"));
+	}
+done:
+	free(lt);
+	return error;
+}
+
 int run_load_bfs(run *r, const char *path)
 {
 	int error = 0;
 	hid_t f = -1;
 	uint64_t k0 = 0, l0 = 0, p0 = 0, p1 = 0;
+	int64_t grid_ranks = 0;
 	r->bfs_path = path;
 	B2_TRY(b2_h5_open(&f, path, MPI_COMM_SELF, "bfs2d-bfs"));
 	B2_TRY(b2_attr_get_i64(&r->N, f, "num_vertices", path));
 	B2_TRY(b2_attr_get_i64(&r->M, f, "num_input_edges", path));
 	B2_TRY(b2_attr_get_i64(&r->rows, f, "grid_rows", path));
 	B2_TRY(b2_attr_get_i64(&r->cols, f, "grid_cols", path));
+	if (r->N < 1 || r->M < 0 || r->rows < 1 || r->cols < 1 ||
+	    __builtin_mul_overflow(r->rows, r->cols, &grid_ranks))
+		B2_FAIL(B2_EDATA, "%s: bad attributes: num_vertices %lld, num_input_edges %lld, grid %lldx%lld",
+		        path, (long long)r->N, (long long)r->M, (long long)r->rows, (long long)r->cols);
 	B2_TRY(b2_attr_get_u64(&r->fp, f, "edges_fingerprint", path));
 	B2_TRY(b2_attr_get_str(&r->edges_file, f, "edges_file", path));
 	B2_TRY(b2_attr_get_str(&r->backend, f, "backend", path));
-	B2_TRY(b2_attr_opt_i64(&r->ranks, NULL, f, "num_ranks", path, r->rows * r->cols));
+	B2_TRY(b2_attr_opt_i64(&r->ranks, NULL, f, "num_ranks", path, grid_ranks));
 	B2_TRY(b2_attr_opt_i64(&r->gpus, NULL, f, "num_gpus", path, 0));
 	B2_TRY(b2_attr_opt_i64(&r->nroots, NULL, f, "nroots", path, -1));
 	B2_TRY(b2_attr_opt_i64(&r->scale, NULL, f, "scale", path, -1));
 	B2_TRY(b2_attr_opt_i64(&r->edgefactor, NULL, f, "edgefactor", path, -1));
+	if (r->scale < -1 || r->scale > 62 || r->edgefactor < -1)
+		B2_FAIL(B2_EDATA, "%s: bad attributes: scale %lld, edgefactor %lld", path,
+		        (long long)r->scale, (long long)r->edgefactor);
 	B2_TRY(b2_attr_opt_str(&r->partition_file, f, "partition_file", path));
 	B2_TRY(b2_attr_opt_str(&r->devices, f, "devices", path));
 	B2_TRY(b2_attr_opt_str(&r->exchange, f, "exchange", path));
-	B2_TRY(b2_attr_opt_f64(&r->gen_time, NULL, f, "generation_time", path, NAN));
-	B2_TRY(b2_attr_opt_f64(&r->load_time, NULL, f, "load_time", path, NAN));
-	B2_TRY(b2_attr_opt_f64(&r->part_time, NULL, f, "partition_time", path, NAN));
+	B2_TRY(opt_seconds(&r->gen_time, f, "generation_time", path));
+	B2_TRY(opt_seconds(&r->load_time, f, "load_time", path));
+	B2_TRY(opt_seconds(&r->part_time, f, "partition_time", path));
 	r->seed = 0;
 	if (b2_attr_exists(f, "seed"))
 		B2_TRY(b2_attr_get_u64(&r->seed, f, "seed", path));
 	B2_TRY(b2_attr_opt_str(&r->run_id, f, "run_id", path));
 	B2_TRY(b2_attr_opt_str(&r->direction, f, "direction", path));
 	B2_TRY(b2_attr_opt_str(&r->bitmap, f, "bitmap", path));
-	B2_TRY(b2_attr_opt_f64(&r->alpha, NULL, f, "alpha", path, NAN));
-	B2_TRY(b2_attr_opt_f64(&r->beta, NULL, f, "beta", path, NAN));
+	B2_TRY(b2_attr_opt_str(&r->variant, f, "variant", path));
+	B2_TRY(opt_finite(&r->alpha, f, "alpha", path));
+	B2_TRY(opt_finite(&r->beta, f, "beta", path));
 	B2_TRY(b2_attr_opt_i64(&r->warmup, NULL, f, "warmup", path, -1));
 	B2_TRY(b2_attr_opt_i64(&r->ept, NULL, f, "edges_per_thread", path, -1));
-	B2_TRY(b2_attr_opt_f64(&r->load_read_time, NULL, f, "load_read_time", path, NAN));
-	B2_TRY(b2_attr_opt_f64(&r->load_build_time, NULL, f, "load_build_time", path, NAN));
-	if (r->N < 1 || r->M < 0 || r->rows < 1 || r->cols < 1)
-		B2_FAIL(B2_EDATA, "%s: bad attributes: num_vertices %lld, num_input_edges %lld, grid %lldx%lld",
-		        path, (long long)r->N, (long long)r->M, (long long)r->rows, (long long)r->cols);
+	B2_TRY(b2_attr_opt_i64(&r->threads_per_rank, NULL, f, "threads_per_rank", path, -1));
+	B2_TRY(opt_seconds(&r->load_read_time, f, "load_read_time", path));
+	B2_TRY(opt_seconds(&r->load_build_time, f, "load_build_time", path));
 	B2_TRY(check_ranks(r, f, path));
 	B2_TRY(dset_dims(&k0, NULL, f, "roots", 1, path));
 	r->K = (int64_t)k0;
@@ -219,29 +285,30 @@ int run_load_bfs(run *r, const char *path)
 		B2_FAIL(B2_EDATA, "%s: dataset phase_time should have %d columns, has %llu", path,
 		        NPHASE, (unsigned long long)p1);
 	B2_TRY(read_all(&r->phase, f, "phase_time", H5T_NATIVE_DOUBLE, r->K, NPHASE, path));
+	B2_TRY(report_check_seconds(r->phase, (uint64_t)r->K * NPHASE, NPHASE, 0, path, "phase_time"));
 	B2_TRY(dset_dims(&k0, &l0, f, "frontier_size", 2, path));
 	if (l0 < 1)
 		B2_FAIL(B2_EDATA, "%s: dataset frontier_size has no levels", path);
 	r->L = (int64_t)l0;
 	B2_TRY(read_all(&r->frontier, f, "frontier_size", H5T_NATIVE_INT64, r->K, l0, path));
+	/* a search time below a picosecond would make TEPS infinite */
+	B2_TRY(report_check_seconds(r->time, (uint64_t)r->K, 1, REPORT_MIN_SEARCH_SECONDS, path, "time"));
 	for (int64_t k = 0; k < r->K; k++) {
 		if (r->roots[k] < 0 || r->roots[k] >= r->N)
 			B2_FAIL(B2_EDATA, "%s: /roots[%lld] = %lld is not a vertex (N = %lld)", path,
 			        (long long)k, (long long)r->roots[k], (long long)r->N);
-		if (!(r->time[k] > 0) || !isfinite(r->time[k]))
-			B2_FAIL(B2_EDATA, "%s: /time[%lld] = %g, expected a positive number of seconds",
-			        path, (long long)k, r->time[k]);
 		if (r->nedge[k] < 1)
 			B2_FAIL(B2_EDATA, "%s: /nedge[%lld] = %lld, expected at least 1 (a root has degree >= 1)",
 			        path, (long long)k, (long long)r->nedge[k]);
 	}
 	/* what newer bfs-gpu writes; older files simply lack it */
-	if (H5Lexists(f, "level_direction", H5P_DEFAULT) > 0)
-		B2_TRY(read_all(&r->ldir, f, "level_direction", H5T_NATIVE_SCHAR, r->K, l0, path));
-	if (H5Lexists(f, "edges_examined", H5P_DEFAULT) > 0)
-		B2_TRY(read_all(&r->lexam, f, "edges_examined", H5T_NATIVE_INT64, r->K, l0, path));
-	if (H5Lexists(f, "expansion_time", H5P_DEFAULT) > 0)
-		B2_TRY(read_all(&r->expdir, f, "expansion_time", H5T_NATIVE_DOUBLE, r->K, 2, path));
+	B2_TRY(load_levels(r, f, path));
+	B2_TRY(ranks_load(r, f, path));
+	r->nkept = -1;
+	if (H5Lexists(f, "kept", H5P_DEFAULT) > 0) {
+		B2_TRY(dset_dims(&k0, NULL, f, "kept", 1, path));
+		r->nkept = (int64_t)k0;
+	}
 	B2_TRY(b2_attr_opt_str(&r->roots_from, f, "roots_from", path));
 	B2_TRY(b2_attr_opt_i64(&r->oversubscribed, NULL, f, "oversubscribed", path, -1));
 	B2_TRY(b2_attr_opt_i64(&r->ranks_per_node, NULL, f, "ranks_per_node", path, -1));
@@ -306,8 +373,12 @@ int run_load_valid(run *r, const char *path)
 	if (ns != r->Kp)
 		B2_FAIL(B2_EDATA, "%s: num_searches is %lld but /search has %lld rows", path,
 		        (long long)ns, (long long)r->Kp);
-	if (r->Kp == 0)
-		B2_FAIL(B2_EDATA, "%s: an empty validation: no searches were validated", path);
+	B2_TRY(report_check_seconds(r->v_time, (uint64_t)r->Kp, 1, 0, path, "time"));
+	/* bfs-validate of a BFS file that kept no predecessors (--keep-pred
+	 * none) validates nothing and says so with zero rows */
+	if (r->Kp == 0 && r->nkept != 0)
+		B2_FAIL(B2_EDATA, "%s: an empty validation: no searches were validated, but %s kept "
+		        "predecessors to validate", path, r->bfs_path);
 	B2_TRY(b2_calloc(&r->v_row, (size_t)r->K, sizeof *r->v_row, "validation rows"));
 	for (int64_t k = 0; k < r->K; k++)
 		r->v_row[k] = -1;
@@ -348,19 +419,70 @@ const char *run_rule_name(const run *r, int64_t rule)
 
 int run_oversubscribed(const run *r) { return r->oversubscribed > 0; }
 
+/* The used search of median time (the lower of two middle ones), whose
+ * phases phases.svg shows. */
+static int median_search(run *r)
+{
+	int error = 0;
+	int64_t *ix = NULL;
+	r->median_search = -1;
+	if (r->nused == 0)
+		return 0;
+	B2_TRY(b2_alloc(&ix, (size_t)r->nused * sizeof *ix, "search order"));
+	memcpy(ix, r->used, (size_t)r->nused * sizeof *ix);
+	/* insertion sort by time, then index: K is small (<= 4096) */
+	for (int64_t a = 1; a < r->nused; a++)
+		for (int64_t b = a; b > 0 && r->time[ix[b - 1]] > r->time[ix[b]]; b--) {
+			int64_t t = ix[b];
+			ix[b] = ix[b - 1];
+			ix[b - 1] = t;
+		}
+	r->median_search = ix[(r->nused - 1) / 2];
+done:
+	free(ix);
+	return error;
+}
+
+/* Every statistic the report prints is a finite number, or none at all
+ * (NaN: one search has no spread): what the inputs' checks guarantee,
+ * checked again where the arithmetic meets it. */
+static int check_finite(const run *r)
+{
+	if (r->nused == 0)
+		return 0;
+	const double v[] = {r->time_st.min, r->time_st.max, r->time_st.mean, r->nedge_st.mean,
+	                    r->spe_st.min, r->spe_st.max, r->spe_st.mean, r->teps_min, r->teps_max,
+	                    r->hmean_teps, r->phase_mean[0], r->phase_mean[1], r->phase_mean[2],
+	                    r->phase_mean[3], r->phase_mean[4], r->phase_mean[5]};
+	const double maybe[] = {r->hstd_teps, r->spe_cv, r->time_max_over_min};
+	int bad = 0;
+	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+		bad |= !isfinite(v[i]) || v[i] < 0 || (i >= 4 && i <= 9 && !(v[i] > 0));
+	for (size_t i = 0; i < sizeof maybe / sizeof maybe[0]; i++)
+		bad |= isinf(maybe[i]);
+	if (bad)
+		return b2_err(B2_EDATA, "%s: datasets /time and /nedge: the searches' statistics are not finite "
+		              "numbers (harmonic mean %g TEPS, its standard error %g): times or edge counts "
+		              "out of range", r->bfs_path, r->hmean_teps, r->hstd_teps);
+	return 0;
+}
+
 int run_derive(run *r, const report_opts *o)
 {
 	int error = 0;
 	B2_TRY(b2_calloc(&r->status, (size_t)r->K, sizeof *r->status, "search status"));
 	B2_TRY(b2_calloc(&r->used, (size_t)r->K, sizeof *r->used, "search list"));
 	r->npassed = r->nfailed = r->nunvalidated = r->nused = 0;
+	/* a run that kept no predecessors cannot be validated: its searches
+	 * count, marked, as with --unvalidated */
+	r->no_pred = r->nkept == 0;
 	for (int64_t k = 0; k < r->K; k++) {
 		int64_t q = r->v_row ? r->v_row[k] : -1;
 		r->status[k] = q < 0 ? ST_UNVALIDATED : r->v_passed[q] ? ST_PASSED : ST_FAILED;
 		if (r->status[k] == ST_PASSED) r->npassed++;
 		if (r->status[k] == ST_FAILED) r->nfailed++;
 		if (r->status[k] == ST_UNVALIDATED) r->nunvalidated++;
-		if (r->status[k] == ST_PASSED || (r->status[k] == ST_UNVALIDATED && o->unvalidated))
+		if (r->status[k] == ST_PASSED || (r->status[k] == ST_UNVALIDATED && (o->unvalidated || r->no_pred)))
 			r->used[r->nused++] = k;
 	}
 	B2_TRY(b2_calloc(&r->u_time, (size_t)r->K, sizeof(double), "times"));
@@ -398,7 +520,7 @@ int run_derive(run *r, const report_opts *o)
 		for (int64_t i = 0; i < r->nused; i++) {
 			int64_t k = r->used[i], ex = 0;
 			for (int64_t l = 0; l < r->L; l++)
-				ex += r->lexam[k * r->L + l];
+				ex += r->lexam[k * r->L + l]; /* no overflow: load_levels checked the sums */
 			sum += (double)ex / (2.0 * r->u_nedge[i]);
 		}
 		r->examined_ratio = sum / (double)r->nused;
@@ -470,6 +592,10 @@ int run_derive(run *r, const report_opts *o)
 		B2_TRY(get_stats(&r->valid_st, r->v_time, r->Kp));
 		r->has_valid_st = 1;
 	}
+	B2_TRY(median_search(r));
+	B2_TRY(ranks_derive(r));
+	B2_TRY(check_finite(r));
+	run_make_label(r);
 	if (r->scale >= 0 && r->edgefactor >= 0) {
 		r->scale_shown = r->scale;
 		r->ef_shown = r->edgefactor;
@@ -497,7 +623,8 @@ void run_free(run *r)
 	free(r->status); free(r->v_row); free(r->used);
 	free(r->u_time); free(r->u_nedge); free(r->u_teps); free(r->frontier_mean);
 	free(r->ldir); free(r->lexam); free(r->expdir); free(r->dir_bu); free(r->roots_from);
-	free(r->run_id); free(r->v_run_id); free(r->direction); free(r->bitmap);
+	free(r->run_id); free(r->v_run_id); free(r->direction); free(r->bitmap); free(r->variant);
+	ranks_free(r);
 	for (int i = 0; i < NPROV; i++) {
 		free(r->prov[i]);
 		free(r->vprov[i]);

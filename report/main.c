@@ -2,6 +2,8 @@
  * and SVG plots from BFS files and their validation files. One process. */
 #include <errno.h>
 #include <getopt.h>
+#include <libgen.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,25 +21,38 @@ static const char help[] =
 	"so that Graph500 output parsers read it, and where and how the run was made.\n"
 	"TEPS count only searches that passed validation. With several runs: a\n"
 	"comparison table (graph, scale, grid, GPUs, backend, harmonic-mean GTEPS,\n"
-	"GTEPS per GPU, speed-up over the first run of the same graph) and the weak- and\n"
-	"strong-scaling tables the runs make up.\n"
+	"GTEPS per GPU, speed-up over the first run of the same graph, root rule,\n"
+	"variant or options) and the weak- and strong-scaling tables the runs make up.\n"
+	"Every run has a label: graph, grid, backend, and its bfs-gpu --variant or else\n"
+	"the options that differ from bfs-gpu's defaults (e.g. direction=top-down), in\n"
+	"every table, plot legend, JSON and CSV; variants make scaling series apart.\n"
+	"With per-rank records (newer bfs-gpu): each phase's mean and max over ranks and\n"
+	"their imbalance, bytes per level by exchange and predecessor bytes.\n"
 	"\n"
 	"      --format FMT     text (default), json or csv\n"
-	"      --svg DIR        also write plots into DIR (created if needed): teps.svg\n"
-	"                       (TEPS per search), phases.svg (time per BFS phase),\n"
-	"                       scaling.svg (TEPS against GPUs), frontier.svg (frontier\n"
-	"                       size per level), report.json, report.csv and index.html\n"
-	"                       showing them all (default: no plots)\n"
+	"      --svg DIR        also write plots into DIR, made if missing (its parent\n"
+	"                       must exist; a DIR that exists and is not a directory is\n"
+	"                       exit 2): teps.svg (TEPS per search, linear axis),\n"
+	"                       phases.svg (the phases of the median search, the mean\n"
+	"                       search time and the slowest rank marked), scaling.svg\n"
+	"                       (TEPS against GPUs; bars: the harmonic mean plus or\n"
+	"                       minus its standard error), frontier.svg, bytes.svg (bytes\n"
+	"                       per level by exchange), report.json, report.csv and\n"
+	"                       index.html showing them all. -o and --append may lie in\n"
+	"                       DIR, but not on one of these files (exit 2)\n"
 	"      --append FILE    also add one CSV row per run to FILE (created with its\n"
-	"                       header if missing; the columns are fixed, so the file\n"
-	"                       collects a campaign's results). Concurrent appends queue\n"
-	"                       on a lock file .FILE.lock beside it, there while one\n"
-	"                       appends. A run whose run id FILE already has is\n"
-	"                       refused (exit 2)\n"
+	"                       header if missing, in a directory that must exist; the\n"
+	"                       columns are fixed, so the file collects a campaign's\n"
+	"                       results). Concurrent appends queue on a lock file\n"
+	"                       .FILE.lock beside it, there while one appends. A run\n"
+	"                       whose run id FILE already has is refused (exit 2); a row\n"
+	"                       with a quoted field that does not close on its line is\n"
+	"                       a damaged table (exit 3, naming the line)\n"
 	"      --append-again   add such runs again all the same\n"
 	"      --baseline OLD   compare with the run of the same graph and grid in OLD, an\n"
-	"                       earlier report of --format json: speed-up, OLD's commit\n"
-	"                       and a verdict under each run, and a table column\n"
+	"                       earlier report of --format json (strict JSON): speed-up,\n"
+	"                       OLD's commit, a verdict and the recorded options that\n"
+	"                       differ under each run, and a table column\n"
 	"      --unvalidated    accept BFS files without a validation file (their TEPS\n"
 	"                       are marked UNVALIDATED; default: refuse them)\n"
 	"      --per-search     text: also list every search (root, time, nedge, TEPS)\n"
@@ -52,16 +67,25 @@ static const char help[] =
 	"             --append results/campaign.csv\n"
 	"\n"
 	"Runs are flagged NOISY when the coefficient of variation of their searches'\n"
-	"seconds per edge exceeds 0.25, and as no Graph500 result below 64 searches;\n"
+	"seconds per edge exceeds 0.25, and NBFS<64 (no Graph500 result) below 64\n"
+	"searches, in every table row, scaling efficiency and plot point they make;\n"
 	"--baseline's verdict is faster/slower when the harmonic means differ by more\n"
 	"than twice their combined standard error (harmonic_stddev_TEPS), else within noise.\n"
+	"The root rule of every number (any: Graph500's; largest-component) is named.\n"
+	"A BFS file that kept no predecessors (bfs-gpu --keep-pred none), with its empty\n"
+	"validation file or with --unvalidated, is reported UNVALIDATED: rerun bfs-gpu\n"
+	"with --keep-pred all (or N) and bfs-validate to validate it.\n"
 	"\n"
 	"Exit codes: 0 ok; 1 a search failed validation (its run is reported without it);\n"
 	"2 usage (also: a BFS file without validation and no --unvalidated, a run the\n"
-	"--append table already has); 3 bad input (not a BFS or validation file, a\n"
-	"validation file of another run (run ids differ) or graph, an empty run,\n"
-	"num_ranks, grid and devices that disagree, a --baseline that is not a JSON\n"
-	"report, an --append file with other columns); 4 cannot read or write.\n";
+	"--append table already has, an output on one of --svg's files, --svg on a\n"
+	"file); 3 bad input (not a BFS or validation file, a validation file of another\n"
+	"run (run ids differ) or graph, an empty run, num_ranks, grid and devices that\n"
+	"disagree, a time that is not a number of seconds from 0 to 1e9 (a search time\n"
+	"from 1e-12), counts that overflow, per-rank datasets of other shapes or with\n"
+	"negative bytes, a --baseline that is not a JSON report, an --append file with\n"
+	"other columns or a damaged row); 4 cannot read or write (also: a missing\n"
+	"directory of -o, --append or --svg's parent).\n";
 
 #define USAGE(...) do { error = b2_usage_err(__VA_ARGS__); goto done; } while (0)
 
@@ -86,22 +110,12 @@ static int print_report(FILE *f, run *runs, int nruns, const report_opts *o, con
 static int write_outputs(run *runs, int nruns, const report_opts *o, const char *format,
                          const char *output, const char *svgdir)
 {
-	int error = 0, made_dir = 0, lock = -1;
+	int error = 0, lock = -1;
 	char *lockpath = NULL;
 	b2_fout rep = {0}, csv = {0}, svg[REPORT_NSVG];
-	struct stat st;
 	memset(svg, 0, sizeof svg);
-	if (svgdir) {
-		if (mkdir(svgdir, 0777) == 0) {
-			made_dir = 1;
-			B2_TRY(b2_tmp_register(svgdir, svgdir, 1));
-		} else if (errno != EEXIST) {
-			B2_FAIL(B2_EIO, "cannot create the plot directory %s: %s", svgdir, strerror(errno));
-		} else if (stat(svgdir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-			B2_FAIL(B2_EIO, "cannot create the plot directory %s: a file of that name exists", svgdir);
-		}
+	if (svgdir)
 		B2_TRY(write_svgs(svg, svgdir, runs, nruns, o));
-	}
 	if (o->append)
 		B2_TRY(append_csv(&csv, &lock, &lockpath, o->append, runs, nruns, o->append_again));
 	if (output) {
@@ -137,11 +151,51 @@ done:
 	b2_fout_discard(&csv);
 	/* the table is renamed (or left as it was): the next append may read it */
 	unlock_table(&lock, &lockpath);
-	if (made_dir) {
-		b2_tmp_forget(svgdir);
-		if (error)
-			rmdir(svgdir);
-	}
+	return error;
+}
+
+/* --svg DIR: an existing directory, or a new one in an existing
+ * directory, made here before the other outputs are checked, so that an
+ * -o or --append inside it is taken alike whether DIR was there or not
+ * (*made: to remove again on failure). A path that is there and is not a
+ * directory is a usage error. */
+static int make_svgdir(const char *dir, const char *const *in, int nin, int *made)
+{
+	int error = 0;
+	struct stat st;
+	*made = 0;
+	if (stat(dir, &st) == 0 && S_ISREG(st.st_mode)) /* other kinds: b2_check_output names them */
+		B2_FAIL(B2_EUSAGE, "--svg %s: it exists and is not a directory (--svg names a directory, "
+		        "made if missing)", dir);
+	B2_TRY(b2_check_output("--svg", dir, in, nin, 1));
+	if (mkdir(dir, 0777) == 0) {
+		*made = 1;
+		B2_TRY(b2_tmp_register(dir, dir, 1));
+	} else if (errno != EEXIST)
+		B2_FAIL(B2_EIO, "cannot write %s: cannot create the directory: %s", dir, strerror(errno));
+done:
+	return error;
+}
+
+/* An output inside --svg DIR may not be one of the files DIR gets. */
+static int clear_of_svg(const char *what, const char *path, const char *dir)
+{
+	int error = 0;
+	char *d1 = strdup(path), *d2 = strdup(path), *rp = NULL, *rd = NULL;
+	if (!d1 || !d2)
+		B2_FAIL(B2_EIO, "out of host memory");
+	rp = realpath(dirname(d1), NULL);
+	rd = realpath(dir, NULL);
+	if (rp && rd && strcmp(rp, rd) == 0)
+		for (int k = 0; k < REPORT_NSVG; k++)
+			if (strcmp(basename(d2), report_svg_names[k]) == 0)
+				B2_FAIL(B2_EUSAGE, "%s %s is the %s that --svg %s writes: two outputs of one run "
+				        "cannot share a path", what, path, report_svg_names[k], dir);
+done:
+	free(d1);
+	free(d2);
+	free(rp);
+	free(rd);
 	return error;
 }
 
@@ -152,7 +206,7 @@ int main(int argc, char **argv)
 	report_opts o = {0};
 	const char *format = "text", *svgdir = NULL;
 	run *runs = NULL;
-	int nruns = 0;
+	int nruns = 0, made_dir = 0;
 	static const struct option longopts[] = {
 		{"format", required_argument, 0, OPT_FORMAT},
 		{"svg", required_argument, 0, OPT_SVG},
@@ -200,11 +254,14 @@ int main(int argc, char **argv)
 			in[nin++] = o.baseline;
 		if (std.output)
 			out[nout++] = (b2_output){"-o", std.output, 0};
-		if (svgdir)
-			out[nout++] = (b2_output){"--svg", svgdir, 1};
 		if (o.append)
 			out[nout++] = (b2_output){"--append", o.append, 0};
-		error = b2_check_files(out, nout, in, nin);
+		if (svgdir)
+			error = make_svgdir(svgdir, in, nin, &made_dir);
+		if (!error)
+			error = b2_check_files(out, nout, in, nin);
+		for (int k = 0; k < nout && svgdir && !error; k++)
+			error = clear_of_svg(out[k].what, out[k].path, svgdir);
 		free(in);
 		B2_TRY(error);
 	}
@@ -258,6 +315,11 @@ int main(int argc, char **argv)
 			error = B2_EFAIL;
 		}
 done:
+	if (made_dir) { /* a plot directory this run made goes again on failure */
+		b2_tmp_forget(svgdir);
+		if (error && error != B2_EFAIL)
+			rmdir(svgdir);
+	}
 	for (int i = 0; i < nruns; i++)
 		run_free(&runs[i]);
 	free(runs);

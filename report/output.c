@@ -27,8 +27,8 @@ static int ilog2_exact(int64_t x) /* log2 of a power of two, else -1 */
  * device counts at least; members are sorted by devices, then run order. */
 static int same_group(const run *a, const run *b, int weak)
 {
-	if (strcmp(a->backend, b->backend) != 0)
-		return 0;
+	if (strcmp(a->backend, b->backend) != 0 || strcmp(a->tag, b->tag) != 0)
+		return 0; /* a variant is a series of its own */
 	if (!weak)
 		return a->fp == b->fp;
 	return a->scale >= 0 && b->scale >= 0 && a->edgefactor == b->edgefactor &&
@@ -77,11 +77,12 @@ int find_groups(group **out, int *ngroups, run *runs, int nruns, int weak)
 			}
 		const run *r0 = &runs[gr->members[0]];
 		if (weak)
-			snprintf(gr->label, sizeof gr->label, "R-MAT EF %lld, scale %lld+log2(%s), %s",
+			snprintf(gr->label, sizeof gr->label, "R-MAT EF %lld, scale %lld+log2(%s), %s%s%s",
 			         (long long)r0->edgefactor, (long long)(r0->scale - ilog2_exact(r0->ndev)),
-			         r0->gpus > 0 ? "GPUs" : "ranks", r0->backend);
+			         r0->gpus > 0 ? "GPUs" : "ranks", r0->backend, r0->tag[0] ? ", " : "", r0->tag);
 		else
-			snprintf(gr->label, sizeof gr->label, "%s, %s", r0->graph, r0->backend);
+			snprintf(gr->label, sizeof gr->label, "%s, %s%s%s", r0->graph, r0->backend,
+			         r0->tag[0] ? ", " : "", r0->tag);
 		if (ndistinct < 2) { /* not a scaling series */
 			free(gr->members);
 			memset(gr, 0, sizeof *gr);
@@ -127,12 +128,12 @@ static void kv_stats(FILE *f, const char *pre, const char *what, const stats *st
 	}
 }
 
-static const char *status_name(int s)
+const char *status_name(int s)
 {
 	return s == ST_PASSED ? "passed" : s == ST_FAILED ? "FAILED" : "unvalidated";
 }
 
-static void grid_str(char *buf, size_t n, const run *r)
+void grid_str(char *buf, size_t n, const run *r)
 {
 	snprintf(buf, n, "%lldx%lld", (long long)r->rows, (long long)r->cols);
 }
@@ -192,11 +193,30 @@ static void print_prov(FILE *f, const char *what, const char *path, char *const 
 
 static void print_options(FILE *f, const run *r);
 
+/* The root rule of a run's numbers, in words. */
+static const char *roots_rule(const run *r)
+{
+	if (!r->roots_from)
+		return "any (Graph500's rule; not recorded, older file)";
+	if (strcmp(r->roots_from, "any") == 0)
+		return "any (Graph500's rule: any vertex of positive degree)";
+	if (strcmp(r->roots_from, "largest-component") == 0)
+		return "largest-component (roots in the largest connected component only)";
+	return b2_text(r->roots_from);
+}
+
+/* The short name of the root rule, for tables */
+static const char *roots_short(const run *r)
+{
+	return r->roots_from ? r->roots_from : "any";
+}
+
 static void print_run_header(FILE *f, const run *r, int nruns, const report_opts *o)
 {
 	char grid[64];
 	grid_str(grid, sizeof grid, r);
 	fprintf(f, "== run %d of %d: %s\n", r->index, nruns, b2_text(r->bfs_path));
+	fprintf(f, "# label %s\n", b2_text(r->label));
 	fprintf(f, "# graph %s: %lld vertices, %lld input tuples", b2_text(r->graph), (long long)r->N,
 	        (long long)r->M);
 	if (r->approx_scale)
@@ -206,14 +226,21 @@ static void print_run_header(FILE *f, const run *r, int nruns, const report_opts
 		fprintf(f, ", devices %s", b2_text(r->devices));
 	if (r->exchange && r->exchange[0])
 		fprintf(f, ", exchanges %s", b2_text(r->exchange));
+	if (r->threads_per_rank >= 0)
+		fprintf(f, ", %lld thread%s per rank", (long long)r->threads_per_rank,
+		        r->threads_per_rank == 1 ? "" : "s");
 	fprintf(f, ", %lld searches\n", (long long)r->K);
 	print_options(f, r);
-	if (r->valid_path)
+	if (r->no_pred)
+		fprintf(f, "# UNVALIDATED: %s\n", REPORT_NO_PRED);
+	else if (r->valid_path)
 		fprintf(f, "# validation %s: %lld passed, %lld FAILED, %lld not validated\n", b2_text(r->valid_path),
 		        (long long)r->npassed, (long long)r->nfailed, (long long)r->nunvalidated);
 	else
 		fprintf(f, "# validation: none\n");
-	if (r->nunvalidated > 0 && o->unvalidated)
+	if (r->no_pred)
+		; /* said above */
+	else if (r->nunvalidated > 0 && o->unvalidated)
 		fprintf(f, "# UNVALIDATED: %lld of the %lld searches below were not validated (--unvalidated)\n",
 		        (long long)r->nunvalidated, (long long)r->nused);
 	else if (r->nunvalidated > 0)
@@ -291,7 +318,7 @@ static void print_options(FILE *f, const run *r)
 		fprintf(f, ", -n %lld", (long long)r->nroots);
 	if (r->ept >= 0)
 		fprintf(f, ", edges per thread %lld", (long long)r->ept);
-	fprintf(f, "\n# roots: %s\n", r->roots_from ? b2_text(r->roots_from) : "any (not recorded)");
+	fprintf(f, "\n# roots: %s\n", roots_rule(r));
 }
 
 static void print_per_search(FILE *f, const run *r)
@@ -318,47 +345,86 @@ static void print_baseline(FILE *f, const run *r, const char *path)
 		return;
 	}
 	fprintf(f, "# baseline %s, run %d (commit %s): %.4g GTEPS (standard error %.3g); this run "
-	           "%.4g GTEPS (%.3g): speed-up %.3g, %s\n", path, r->baseline_run, r->baseline_commit,
+	           "%.4g GTEPS (%.3g): speed-up %.3g, %s", path, r->baseline_run, r->baseline_commit,
 	        r->baseline_hmean * 1e-9, r->baseline_hstd * 1e-9, gteps(r), r->hstd_teps * 1e-9,
 	        r->baseline_speedup, r->baseline_verdict);
+	/* a verdict between runs of other options compares the options too */
+	if (r->nbdiff == 0)
+		fputs("; the same recorded options\n", f);
+	else {
+		fputs("; OPTIONS DIFFER:", f);
+		for (int k = 0; k < r->nbdiff; k++) {
+			fprintf(f, "%s %s %s", k ? "," : "", r->bdiff[k].opt, b2_text(r->bdiff[k].run));
+			fprintf(f, " (baseline %s)", b2_text(r->bdiff[k].base));
+		}
+		fputs("\n", f);
+	}
+}
+
+/* The marks of a run where runs compare: each a word, space-separated. */
+static void row_marks(FILE *f, const run *r)
+{
+	if (r->noisy)
+		fputs("  NOISY", f);
+	if (r->few_searches)
+		fputs("  NBFS<64", f);
+	if (r->no_pred)
+		fputs("  UNVALIDATED(no-predecessors)", f);
+	else if (r->nunvalidated > 0 && r->npassed < r->nused)
+		fputs("  UNVALIDATED", f);
+	if (run_oversubscribed(r))
+		fputs("  OVERSUBSCRIBED", f);
+}
+
+/* An efficiency of run r against r0, flagged with what makes either doubtful. */
+static void efficiency(FILE *f, double pct, const run *r, const run *r0)
+{
+	int noisy = r->noisy || r0->noisy, few = r->few_searches || r0->few_searches;
+	fprintf(f, " %10.1f%%", pct);
+	if (noisy || few)
+		fprintf(f, " (%s%s%s)", noisy ? "NOISY" : "", noisy && few ? ", " : "", few ? "NBFS<64" : "");
 }
 
 static void print_tables(FILE *f, run *runs, int nruns)
 {
 	int any_cpu = 0;
 	fprintf(f, "== comparison (harmonic-mean TEPS over the validated searches)\n");
-	int base = 0, marks = 0, noisy = 0, few = 0;
+	int base = 0, marks = 0, noisy = 0, few = 0, nopred = 0;
 	for (int i = 0; i < nruns; i++)
 		base |= isfinite(runs[i].baseline_speedup);
-	fprintf(f, "%4s  %-24s %6s %7s %5s %-8s %10s %10s %9s%s\n", "run", "graph", "scale", "grid",
-	        "GPUs", "backend", "GTEPS", "GTEPS/GPU", "speed-up", base ? "  baseline" : "");
+	fprintf(f, "%4s  %-24s %6s %7s %5s %-8s %10s %10s %9s%s  %-17s %s\n", "run", "graph", "scale", "grid",
+	        "GPUs", "backend", "GTEPS", "GTEPS/GPU", "speed-up", base ? "  baseline" : "", "roots",
+	        "variant/options");
 	for (int i = 0; i < nruns; i++) {
 		const run *r = &runs[i];
 		char grid[64], sc[32];
 		grid_str(grid, sizeof grid, r);
 		snprintf(sc, sizeof sc, "%s%lld", r->approx_scale ? "~" : "", (long long)r->scale_shown);
 		any_cpu |= r->gpus == 0;
-		if (r->nused == 0) {
-			fprintf(f, "%4d  %-24s %6s %7s %5lld %-8s %10s %10s %9s%s\n", r->index, b2_text(r->graph), sc, grid,
-			        (long long)r->ndev, b2_text(r->backend), "-", "-", "-", base ? " " : "");
-			continue;
-		}
-		char bs[64] = "";
-		if (base && isfinite(r->baseline_speedup))
-			snprintf(bs, sizeof bs, " %9.3g %s", r->baseline_speedup,
-			         strncmp(r->baseline_verdict, "undecided", 9) ? r->baseline_verdict : "undecided");
-		else if (base)
-			snprintf(bs, sizeof bs, " %9s", "-");
 		marks |= run_oversubscribed(r);
 		noisy |= r->noisy;
 		few |= r->few_searches;
-		fprintf(f, "%4d  %-24s %6s %7s %5lld %-8s %10.4g %10.4g %9.3g%s%s%s%s\n", r->index, b2_text(r->graph), sc,
-		        grid, (long long)r->ndev, b2_text(r->backend), gteps(r), gteps(r) / (double)r->ndev,
-		        r->speedup, bs, r->noisy ? "  NOISY" : "",
-		        r->nunvalidated > 0 && r->npassed < r->nused ? "  UNVALIDATED" : "",
-		        run_oversubscribed(r) ? "  OVERSUBSCRIBED" : "");
+		nopred |= r->no_pred;
+		if (r->nused == 0) {
+			fprintf(f, "%4d  %-24s %6s %7s %5lld %-8s %10s %10s %9s%s", r->index, b2_text(r->graph), sc, grid,
+			        (long long)r->ndev, b2_text(r->backend), "-", "-", "-", base ? " " : "");
+		} else {
+			char bs[64] = "";
+			if (base && isfinite(r->baseline_speedup))
+				snprintf(bs, sizeof bs, " %9.3g %s", r->baseline_speedup,
+				         strncmp(r->baseline_verdict, "undecided", 9) ? r->baseline_verdict : "undecided");
+			else if (base)
+				snprintf(bs, sizeof bs, " %9s", "-");
+			fprintf(f, "%4d  %-24s %6s %7s %5lld %-8s %10.4g %10.4g %9.3g%s", r->index, b2_text(r->graph),
+			        sc, grid, (long long)r->ndev, b2_text(r->backend), gteps(r), gteps(r) / (double)r->ndev,
+			        r->speedup, bs);
+		}
+		fprintf(f, "  %-17s %s", b2_text(roots_short(r)), r->tag[0] ? b2_text(r->tag) : "-");
+		row_marks(f, r);
+		fputs("\n", f);
 	}
-	fprintf(f, "(speed-up: over the first run of the same graph%s)\n",
+	fprintf(f, "(speed-up: over the first run of the same graph%s; roots: the root rule, any = "
+	        "Graph500's; variant/options: bfs-gpu --variant, or the options that differ from its defaults)\n",
 	        base ? "; baseline: over the --baseline run of the same graph and grid" : "");
 	if (any_cpu)
 		fprintf(f, "(cpu backend: the GPUs column counts CPU ranks)\n");
@@ -367,8 +433,10 @@ static void print_tables(FILE *f, run *runs, int nruns)
 	if (noisy)
 		fprintf(f, "(NOISY: the searches' rates spread widely, coefficient of variation over %.2f)\n",
 		        REPORT_NOISY_CV);
+	if (nopred)
+		fprintf(f, "(UNVALIDATED(no-predecessors): %s)\n", REPORT_NO_PRED);
 	if (few) {
-		fprintf(f, "(fewer than %d searches, not Graph500 results: run", REPORT_GRAPH500_NBFS);
+		fprintf(f, "(NBFS<64: fewer than %d searches, not Graph500 results: run", REPORT_GRAPH500_NBFS);
 		for (int i = 0, n = 0; i < nruns; i++)
 			if (runs[i].few_searches)
 				fprintf(f, "%s %d", n++ ? "," : "", runs[i].index);
@@ -381,30 +449,37 @@ static void print_tables(FILE *f, run *runs, int nruns)
 			return;
 		for (int k = 0; k < ng; k++) {
 			const run *r0 = &runs[g[k].members[0]];
-			fprintf(f, "\n== %s scaling: %s\n", weak ? "weak" : "strong", b2_text(g[k].label));
+			fprintf(f, "\n== %s scaling: %s (roots %s)\n", weak ? "weak" : "strong", b2_text(g[k].label),
+			        b2_text(roots_short(r0)));
 			if (weak)
 				fprintf(f, "%5s %7s %6s %5s %10s %10s %11s\n", "GPUs", "grid", "scale", "EF", "GTEPS",
 				        "GTEPS/GPU", "efficiency");
 			else
 				fprintf(f, "%5s %7s %10s %10s %9s %11s\n", "GPUs", "grid", "GTEPS", "GTEPS/GPU",
 				        "speed-up", "efficiency");
+			int doubt = 0;
 			for (int m = 0; m < g[k].n; m++) {
 				const run *r = &runs[g[k].members[m]];
 				char grid[64];
 				grid_str(grid, sizeof grid, r);
 				double per = gteps(r) / (double)r->ndev, per0 = gteps(r0) / (double)r0->ndev;
-				const char *mark = run_oversubscribed(r) ? "  OVERSUBSCRIBED" : "";
-				if (weak)
-					fprintf(f, "%5lld %7s %6lld %5lld %10.4g %10.4g %10.1f%%%s\n", (long long)r->ndev,
-					        grid, (long long)r->scale, (long long)r->edgefactor, gteps(r), per,
-					        100.0 * per / per0, mark);
-				else {
+				doubt |= run_doubt(r) != NULL;
+				if (weak) {
+					fprintf(f, "%5lld %7s %6lld %5lld %10.4g %10.4g", (long long)r->ndev,
+					        grid, (long long)r->scale, (long long)r->edgefactor, gteps(r), per);
+					efficiency(f, 100.0 * per / per0, r, r0);
+				} else {
 					double su = r->hmean_teps / r0->hmean_teps;
-					fprintf(f, "%5lld %7s %10.4g %10.4g %9.3g %10.1f%%%s\n", (long long)r->ndev, grid,
-					        gteps(r), per, su,
-					        100.0 * su / ((double)r->ndev / (double)r0->ndev), mark);
+					fprintf(f, "%5lld %7s %10.4g %10.4g %9.3g", (long long)r->ndev, grid, gteps(r), per, su);
+					efficiency(f, 100.0 * su / ((double)r->ndev / (double)r0->ndev), r, r0);
 				}
+				fprintf(f, "  #%d", r->index);
+				row_marks(f, r);
+				fputs("\n", f);
 			}
+			if (doubt)
+				fprintf(f, "(an efficiency marked NOISY or NBFS<64 comes from a run whose rates spread "
+				           "widely or that has too few searches: it may be far off)\n");
 		}
 		free_groups(g, ng);
 	}
@@ -425,246 +500,15 @@ int print_text(FILE *f, run *runs, int nruns, const report_opts *o)
 			print_per_search(f, r);
 		if (r->nused == 0)
 			fprintf(f, "No results printed for invalid run.\n");
-		else
+		else {
 			print_block(f, r);
+			/* in words, not with a key of the block: parsers grep the keys */
+			fprintf(f, "# the harmonic mean above: roots %s\n", roots_rule(r));
+		}
+		ranks_print_text(f, r);
 		if (o->baseline)
 			print_baseline(f, r, o->baseline);
 	}
-	return 0; /* write errors: the caller finds them (ferror) and names the file */
-}
-
-/* ---- JSON ------------------------------------------------------------------ */
-
-static void jstr(FILE *f, const char *s) { b2_fput_json(f, s); }
-static void jstr_or_null(FILE *f, const char *s)
-{
-	if (s)
-		jstr(f, s);
-	else
-		fputs("null", f);
-}
-static void jint_or_null(FILE *f, int64_t v) /* negative: not recorded */
-{
-	if (v >= 0)
-		fprintf(f, "%lld", (long long)v);
-	else
-		fputs("null", f);
-}
-static void jnum(FILE *f, double v)
-{
-	if (isfinite(v))
-		fprintf(f, "%.17g", v);
-	else
-		fputs("null", f);
-}
-static void jstats(FILE *f, const char *name, const stats *s)
-{
-	fprintf(f, ",\n    ");
-	jstr(f, name);
-	fputs(": {\"min\": ", f); jnum(f, s->min);
-	fputs(", \"firstquartile\": ", f); jnum(f, s->q1);
-	fputs(", \"median\": ", f); jnum(f, s->median);
-	fputs(", \"thirdquartile\": ", f); jnum(f, s->q3);
-	fputs(", \"max\": ", f); jnum(f, s->max);
-	fputs(", \"mean\": ", f); jnum(f, s->mean);
-	fputs(", \"stddev\": ", f); jnum(f, s->std);
-	fputs("}", f);
-}
-static void jfield(FILE *f, const char *k) { fprintf(f, ",\n    \"%s\": ", k); }
-
-/* A JSON array of n numbers. */
-static void jnums(FILE *f, const double *v, int64_t n)
-{
-	fputs("[", f);
-	for (int64_t i = 0; i < n; i++) {
-		fputs(i ? ", " : "", f);
-		jnum(f, v[i]);
-	}
-	fputs("]", f);
-}
-
-/* The provenance attributes present, as a JSON object. */
-static void jprov(FILE *f, char *const *prov)
-{
-	int n = 0;
-	fputs("{", f);
-	for (int i = 0; i < NPROV; i++)
-		if (prov[i]) {
-			fputs(n++ ? ", " : "", f);
-			jstr(f, report_prov_names[i]);
-			fputs(": ", f);
-			jstr(f, prov[i]);
-		}
-	fputs("}", f);
-}
-
-static void jgroups(FILE *f, run *runs, int nruns, int weak)
-{
-	group *g = NULL;
-	int ng = 0;
-	fprintf(f, ",\n  \"%s_scaling\": [", weak ? "weak" : "strong");
-	if (find_groups(&g, &ng, runs, nruns, weak) == 0) {
-		for (int k = 0; k < ng; k++) {
-			fprintf(f, "%s\n    {\"label\": ", k ? "," : "");
-			jstr(f, g[k].label);
-			fputs(", \"runs\": [", f);
-			for (int m = 0; m < g[k].n; m++)
-				fprintf(f, "%s%d", m ? ", " : "", runs[g[k].members[m]].index);
-			fputs("]}", f);
-		}
-		free_groups(g, ng);
-	}
-	fputs("]", f);
-}
-
-int print_json(FILE *f, run *runs, int nruns)
-{
-	char v[128], host[64] = "", utc[32] = "";
-	time_t now = time(NULL);
-	struct tm tm;
-	b2_version_string(v, sizeof v);
-	if (gethostname(host, sizeof host - 1) != 0)
-		snprintf(host, sizeof host, "unknown");
-	if (gmtime_r(&now, &tm))
-		strftime(utc, sizeof utc, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	char prog[160];
-	snprintf(prog, sizeof prog, "bfs-report %s", v);
-	fputs("{\n  \"program\": ", f);
-	jstr(f, prog);
-	fputs(",\n  \"report_provenance\": {\"created_utc\": ", f);
-	jstr(f, utc);
-	fputs(", \"created_on\": ", f);
-	jstr(f, host);
-	fputs(", \"program_version\": ", f);
-	jstr(f, v);
-	fputs(", \"git_commit\": ", f);
-	jstr(f, b2_git_commit());
-	fputs("},\n  \"runs\": [", f);
-	for (int i = 0; i < nruns; i++) {
-		const run *r = &runs[i];
-		char grid[64];
-		grid_str(grid, sizeof grid, r);
-		fprintf(f, "%s\n   {\"run\": %d", i ? "," : "", r->index);
-		jfield(f, "bfs_file"); jstr(f, r->bfs_path);
-		jfield(f, "validation_file");
-		if (r->valid_path) jstr(f, r->valid_path); else fputs("null", f);
-		jfield(f, "edges_file"); jstr(f, r->edges_file);
-		jfield(f, "graph"); jstr(f, r->graph);
-		jfield(f, "num_vertices"); fprintf(f, "%lld", (long long)r->N);
-		jfield(f, "num_input_edges"); fprintf(f, "%lld", (long long)r->M);
-		jfield(f, "SCALE"); fprintf(f, "%lld", (long long)r->scale_shown);
-		jfield(f, "edgefactor"); fprintf(f, "%lld", (long long)r->ef_shown);
-		jfield(f, "scale_approximate"); fputs(r->approx_scale ? "true" : "false", f);
-		jfield(f, "grid"); jstr(f, grid);
-		jfield(f, "num_mpi_processes"); fprintf(f, "%lld", (long long)r->ranks);
-		jfield(f, "num_gpus"); fprintf(f, "%lld", (long long)r->gpus);
-		jfield(f, "devices_counted"); fprintf(f, "%lld", (long long)r->ndev);
-		jfield(f, "backend"); jstr(f, r->backend);
-		jfield(f, "devices"); jstr(f, r->devices ? r->devices : "");
-		jfield(f, "exchange"); jstr(f, r->exchange ? r->exchange : "");
-		jfield(f, "num_searches"); fprintf(f, "%lld", (long long)r->K);
-		jfield(f, "num_passed"); fprintf(f, "%lld", (long long)r->npassed);
-		jfield(f, "num_failed"); fprintf(f, "%lld", (long long)r->nfailed);
-		jfield(f, "num_unvalidated"); fprintf(f, "%lld", (long long)r->nunvalidated);
-		jfield(f, "validated"); fputs(r->nused > 0 && r->npassed == r->nused ? "true" : "false", f);
-		jfield(f, "NBFS"); fprintf(f, "%lld", (long long)r->nused);
-		jfield(f, "edges_fingerprint"); fprintf(f, "\"%016llx\"", (unsigned long long)r->fp);
-		jfield(f, "graph_generation"); jnum(f, r->gen_time);
-		jfield(f, "construction_time"); jnum(f, r->construction_time);
-		jfield(f, "partition_time"); jnum(f, r->part_time);
-		jfield(f, "load_time"); jnum(f, r->load_time);
-		jfield(f, "load_read_time"); jnum(f, r->load_read_time);
-		jfield(f, "load_build_time"); jnum(f, r->load_build_time);
-		jfield(f, "run_id"); jstr_or_null(f, r->run_id);
-		jfield(f, "validation_run_id"); jstr_or_null(f, r->v_run_id);
-		jfield(f, "direction"); jstr_or_null(f, r->direction);
-		jfield(f, "alpha"); jnum(f, r->alpha);
-		jfield(f, "beta"); jnum(f, r->beta);
-		jfield(f, "bitmap"); jstr_or_null(f, r->bitmap);
-		jfield(f, "seed"); fprintf(f, "%llu", (unsigned long long)r->seed);
-		jfield(f, "nroots"); jint_or_null(f, r->nroots);
-		jfield(f, "warmup"); jint_or_null(f, r->warmup);
-		jfield(f, "edges_per_thread"); jint_or_null(f, r->ept);
-		jfield(f, "git_commit"); jstr_or_null(f, r->prov[4]);
-		jfield(f, "cuda_driver_version"); jstr_or_null(f, r->prov[7]);
-		jfield(f, "gpu_names"); jstr_or_null(f, r->prov[9]);
-		jfield(f, "time_max_over_min"); jnum(f, r->time_max_over_min);
-		jfield(f, "rate_cv"); jnum(f, r->spe_cv);
-		jfield(f, "noisy"); fputs(r->noisy ? "true" : "false", f);
-		jfield(f, "graph500_nbfs"); fputs(r->few_searches ? "false" : "true", f);
-		jfield(f, "baseline_verdict"); jstr_or_null(f, r->baseline_verdict);
-		jfield(f, "baseline_commit"); jstr_or_null(f, r->baseline_run ? r->baseline_commit : NULL);
-		jfield(f, "oversubscribed");
-		fputs(r->oversubscribed < 0 ? "null" : r->oversubscribed ? "true" : "false", f);
-		jfield(f, "ranks_per_node");
-		if (r->ranks_per_node < 0) fputs("null", f); else fprintf(f, "%lld", (long long)r->ranks_per_node);
-		jfield(f, "roots_from");
-		if (r->roots_from) jstr(f, r->roots_from); else fputs("null", f);
-		jfield(f, "small_component_searches"); fprintf(f, "%lld", (long long)r->nsmall);
-		jfield(f, "edges_examined_ratio"); jnum(f, r->examined_ratio);
-		jfield(f, "expansion_mean");
-		if (r->has_expdir) jnums(f, r->exp_mean, 2); else fputs("null", f);
-		jfield(f, "speedup_over_run"); fprintf(f, "%d", r->speedup_base);
-		jfield(f, "baseline_speedup"); jnum(f, r->baseline_speedup);
-		jfield(f, "provenance");
-		fputs("{\"bfs_file\": ", f);
-		jprov(f, r->prov);
-		fputs(", \"validation_file\": ", f);
-		if (r->valid_path) jprov(f, r->vprov); else fputs("null", f);
-		fputs("}", f);
-		if (r->nused > 0) {
-			jstats(f, "time", &r->time_st);
-			jstats(f, "nedge", &r->nedge_st);
-			stats t = {r->teps_min, r->teps_q1, r->teps_median, r->teps_q3, r->teps_max, NAN, NAN};
-			fprintf(f, ",\n    \"TEPS\": {\"min\": "); jnum(f, t.min);
-			fputs(", \"firstquartile\": ", f); jnum(f, t.q1);
-			fputs(", \"median\": ", f); jnum(f, t.median);
-			fputs(", \"thirdquartile\": ", f); jnum(f, t.q3);
-			fputs(", \"max\": ", f); jnum(f, t.max);
-			fputs("}", f);
-			jfield(f, "harmonic_mean_TEPS"); jnum(f, r->hmean_teps);
-			jfield(f, "harmonic_stddev_TEPS"); jnum(f, r->hstd_teps);
-			jfield(f, "GTEPS_per_gpu"); jnum(f, r->hmean_teps * 1e-9 / (double)r->ndev);
-			jfield(f, "speedup"); jnum(f, r->speedup);
-		}
-		if (r->has_valid_st)
-			jstats(f, "validate", &r->valid_st);
-		jfield(f, "phase_names");
-		fputs("[", f);
-		for (int p = 0; p < NPHASE; p++) {
-			fputs(p ? ", " : "", f);
-			jstr(f, report_phase_names[p]);
-		}
-		fputs("]", f);
-		jfield(f, "phase_mean");
-		jnums(f, r->phase_mean, NPHASE);
-		jfield(f, "frontier_mean");
-		jnums(f, r->frontier_mean, r->L);
-		jfield(f, "searches");
-		fputs("[", f);
-		for (int64_t k = 0; k < r->K; k++) {
-			int64_t q = r->v_row ? r->v_row[k] : -1;
-			int64_t ne = q >= 0 ? r->v_nedge[q] : r->nedge[k];
-			fprintf(f, "%s\n      {\"search\": %lld, \"root\": %lld, \"time\": ", k ? "," : "",
-			        (long long)k, (long long)r->roots[k]);
-			jnum(f, r->time[k]);
-			fprintf(f, ", \"nedge\": %lld, \"visited\": %lld, \"status\": \"%s\", \"TEPS\": ",
-			        (long long)ne, (long long)r->visited[k], status_name(r->status[k]));
-			if (r->status[k] == ST_FAILED) fputs("null", f); else jnum(f, (double)ne / r->time[k]);
-			if (q >= 0) {
-				fprintf(f, ", \"rule\": %lld, \"rule_name\": ", (long long)r->v_rule[q]);
-				jstr(f, run_rule_name(r, r->v_rule[q]));
-				fputs(", \"validate_time\": ", f);
-				jnum(f, r->v_time[q]);
-			}
-			fputs("}", f);
-		}
-		fputs("]}", f);
-	}
-	fputs("]", f);
-	jgroups(f, runs, nruns, 0);
-	jgroups(f, runs, nruns, 1);
-	fputs("\n}\n", f);
 	return 0; /* write errors: the caller finds them (ferror) and names the file */
 }
 

@@ -4,6 +4,7 @@
 #define B2_REPORT_H
 
 #include <stdio.h>
+#include <hdf5.h>
 #include "b2.h"
 
 #define NPHASE 6 /* columns of /phase_time, FORMATS.md order */
@@ -11,6 +12,13 @@
 #define NPROV 10
 extern const char *const report_prov_names[NPROV];
 extern const char *const report_phase_names[NPHASE];
+#define NEXCH 3 /* exchanges of /level_bytes: expand, fold, visited */
+extern const char *const report_exchange_names[NEXCH];
+/* Every time read from an input lies in [0, this] seconds (a search time
+ * in [REPORT_MIN_SEARCH_SECONDS, this]): so every statistic derived from
+ * them is a finite number. */
+#define REPORT_MAX_SECONDS 1e9
+#define REPORT_MIN_SEARCH_SECONDS 1e-12
 
 /* Status of one search. */
 enum { ST_UNVALIDATED = 0, ST_PASSED = 1, ST_FAILED = 2 };
@@ -21,6 +29,8 @@ enum { ST_UNVALIDATED = 0, ST_PASSED = 1, ST_FAILED = 2 };
 typedef struct stats {
 	double min, q1, median, q3, max, mean, std;
 } stats;
+
+#define REPORT_NOPT 16 /* options compared with a --baseline run */
 
 typedef struct run {
 	int index; /* 1-based, in command-line order */
@@ -45,6 +55,21 @@ typedef struct run {
 	double load_read_time, load_build_time;
 	double construction_time;  /* Graph500's: partition_time + load_build_time (when recorded) */
 	int64_t oversubscribed, ranks_per_node, cores_per_node; /* -1: not recorded */
+	char *variant;             /* bfs-gpu --variant ("" none; NULL not recorded) */
+	int64_t threads_per_rank;  /* -1: not recorded */
+	int64_t nkept;             /* rows of /kept; -1 when absent */
+	int no_pred;               /* /kept is empty: nothing could be validated */
+	char tag[256];             /* the variant, or the options that differ from bfs-gpu's defaults */
+	char label[512];           /* graph grid backend [tag]: run_make_label */
+	/* per-rank records (ranks.c), NULL when the file has none */
+	double *rank_phase;        /* [K][P][6] /rank_phase_time */
+	int64_t *level_bytes;      /* [K][L][P][3] /level_bytes */
+	int64_t *pred_bytes_kp;    /* [K][P] /pred_bytes */
+	double phase_rank_max[NPHASE], phase_rank_mean[NPHASE], phase_imbalance[NPHASE];
+	double *lbytes_mean;       /* [3][L]: per exchange and level */
+	double bytes_total[NEXCH]; /* per search, summed over levels and ranks */
+	double pred_bytes;         /* per search, summed over ranks */
+	int64_t median_search;     /* the used search of median time (the lower one), -1 */
 	/* provenance of the BFS and validation files (NULL when absent) */
 	char *prov[NPROV], *vprov[NPROV];
 	int64_t *roots, *nedge, *visited, *frontier; /* frontier [K][L] */
@@ -83,6 +108,9 @@ typedef struct run {
 	int baseline_run;          /* its run number in the baseline report, 0 if none */
 	char baseline_commit[64];
 	const char *baseline_verdict; /* "faster", "slower", "within noise", or NULL */
+	/* the recorded options that differ between the run and its baseline */
+	struct optdiff { char opt[32], run[128], base[128]; } bdiff[REPORT_NOPT];
+	int nbdiff;
 	/* noise (run_derive): spread of the searches' seconds per edge */
 	double time_max_over_min, spe_cv;
 	int noisy;                 /* spe_cv > REPORT_NOISY_CV */
@@ -93,9 +121,9 @@ typedef struct run {
  * deviation over mean) of its searches' seconds per edge exceeds this
  * (docs/DESIGN.md, "Reports"). */
 #define REPORT_NOISY_CV 0.25
-/* teps.svg's TEPS axis is logarithmic when the fastest search is more than
- * this many times the slowest (searches of tiny components left out). */
-#define REPORT_TEPS_LOG_SPREAD 20.0
+/* The mark of a run whose BFS file kept no predecessors. */
+#define REPORT_NO_PRED "no predecessors kept; rerun bfs-gpu with --keep-pred all (or N) and " \
+	"bfs-validate to validate"
 /* Graph500 runs 64 searches; fewer make no Graph500 result. */
 #define REPORT_GRAPH500_NBFS 64
 
@@ -110,6 +138,24 @@ typedef struct report_opts {
 int run_load_bfs(run *r, const char *path);
 int run_load_valid(run *r, const char *path);
 int run_derive(run *r, const report_opts *o);
+/* r->tag and r->label (labels.c). */
+void run_make_label(run *r);
+/* Whether the run's marks (noisy, few searches) make its numbers doubtful:
+ * the short mark ("NOISY", "NBFS<64", "NOISY, NBFS<64") or NULL. */
+const char *run_doubt(const run *r);
+/* ranks.c */
+int ranks_load(run *r, hid_t f, const char *path);
+int ranks_derive(run *r);
+void ranks_free(run *r);
+/* Text: the phases over ranks, bytes per exchange and level, predecessor bytes. */
+void ranks_print_text(FILE *f, const run *r);
+/* A whole dataset of `rank` dimensions, which must be dims. */
+int report_read_nd(void *out, hid_t f, const char *name, hid_t memtype, int rank,
+                   const uint64_t *dims, const char *path);
+/* Each of v[n] finite and in [lo, REPORT_MAX_SECONDS], else B2_EDATA
+ * naming the file, dataset and element (cols: values per search). */
+int report_check_seconds(const double *v, uint64_t n, uint64_t cols, double lo, const char *path,
+                         const char *name);
 /* The `format` attribute of any HDF5 file ("" when it has none). */
 int report_file_format(char *fmt, size_t n, const char *path);
 /* The name of validation rule `rule` ("?" when the file has no rule_names). */
@@ -120,6 +166,8 @@ void run_free(run *r);
 int get_stats(stats *s, const double *x, int64_t n);
 
 /* output.c */
+const char *status_name(int s); /* passed, FAILED, unvalidated */
+void grid_str(char *buf, size_t n, const run *r); /* "RxC" */
 int print_text(FILE *f, run *runs, int nruns, const report_opts *o);
 int print_json(FILE *f, run *runs, int nruns);
 int print_csv(FILE *f, run *runs, int nruns);
@@ -147,7 +195,7 @@ int run_oversubscribed(const run *r);
 typedef struct group {
 	int n;
 	int *members; /* run indices (0-based), sorted by devices */
-	char label[160];
+	char label[1024];
 } group;
 int find_groups(group **out, int *ngroups, run *runs, int nruns, int weak);
 void free_groups(group *g, int n);
@@ -155,7 +203,8 @@ void free_groups(group *g, int n);
 /* svg.c: the plots, report.json, report.csv and index.html (the text report
  * included) into DIR (which exists), each staged in out[k] (b2_fout) for the
  * caller to commit; on failure the ones staged are left for it to discard. */
-#define REPORT_NSVG 7
+#define REPORT_NSVG 8
+extern const char *const report_svg_names[REPORT_NSVG]; /* the files, in out[]'s order */
 int write_svgs(b2_fout out[REPORT_NSVG], const char *dir, run *runs, int nruns,
                const report_opts *o);
 

@@ -17,6 +17,10 @@ enum { SEG_EXPAND, SEG_EXP_TD, SEG_EXP_BU, SEG_FOLD, SEG_UPDATE, SEG_TERM, SEG_P
 static const char *const seg_color[NSEG] = {"#4e79a7", "#f28e2b", "#ffbe7d", "#59a14f",
                                             "#e15759", "#76b7b2", "#edc948", "#bab0ac"};
 
+const char *const report_svg_names[REPORT_NSVG] = {"teps.svg", "phases.svg", "scaling.svg",
+                                                   "frontier.svg", "report.json", "report.csv",
+                                                   "index.html", "bytes.svg"};
+
 /* ---- TEPS per search ------------------------------------------------------------- */
 
 /* One chart with one scale for every run: run i's searches are bars in slot
@@ -26,49 +30,40 @@ static int plot_teps(b2_fout *out, const char *dir, run *runs, int nruns)
 {
 	int error = 0;
 	int64_t nbars = 0;
-	double ymax = 0, ymin = INFINITY, wmin = INFINITY;
+	double ymax = 0;
 	for (int i = 0; i < nruns; i++) {
-		nbars += runs[i].K;
-		double big = 0;
-		for (int64_t k = 0; k < runs[i].K; k++)
-			big = fmax(big, (double)runs[i].nedge[k]);
-		for (int64_t k = 0; k < runs[i].K; k++) {
-			const run *r = &runs[i];
+		const run *r = &runs[i];
+		nbars += r->K;
+		for (int64_t k = 0; k < r->K; k++) {
 			int64_t q = r->v_row ? r->v_row[k] : -1;
 			double ne = (double)(q >= 0 ? r->v_nedge[q] : r->nedge[k]);
-			if (r->status[k] != ST_FAILED) {
+			if (r->status[k] != ST_FAILED)
 				ymax = fmax(ymax, ne / r->time[k] * 1e-9);
-				ymin = fmin(ymin, ne / r->time[k] * 1e-9);
-				/* searches of tiny components (flagged apart) do not decide the scale */
-				if ((double)r->nedge[k] >= 0.01 * big)
-					wmin = fmin(wmin, ne / r->time[k] * 1e-9);
-			}
 		}
 	}
-	/* a log axis where the rates spread widely, so the slow runs stay readable */
-	int logy = ymax > 0 && isfinite(wmin) && ymax / wmin > REPORT_TEPS_LOG_SPREAD;
+	/* bars on a linear axis, so that a bar's length is its rate; searches
+	 * of tiny components show as slivers (and are flagged in the text) */
+	char roots[256];
+	roots_note(roots, sizeof roots, runs, nruns);
 	const int pw = (int)fmin(1500, fmax(700, (double)nbars * 4)), W = 100 + pw + 30;
 	const int top = 50, PH = 300, H = top + PH + 70 + 16 * nruns;
 	svgf s;
-	B2_TRY(svg_open(&s, out, dir, "teps.svg", W, H, logy ? "TEPS per search (GTEPS, log scale); dashed: harmonic mean of each run"
-	                                                   : "TEPS per search (GTEPS); dashed: harmonic mean of each run"));
+	B2_TRY(svg_open(&s, out, dir, "teps.svg", W, H, "TEPS per search (GTEPS); dashed: harmonic mean of each run"));
 	FILE *f = s.f;
+	fprintf(f, "<text class=\"subtitle\" x=\"%d\" y=\"38\" text-anchor=\"middle\" font-size=\"11\">", W / 2);
+	xml(f, roots);
+	fputs("</text>\n", f);
 	axis ay;
-	if (logy) {
-		ay = (axis){floor(log10(ymin)), ceil(log10(ymax)), top + PH, top, 10};
-		if (ay.hi <= ay.lo)
-			ay.hi = ay.lo + 1;
-	} else
-		ax_linear(&ay, 0, ymax > 0 ? ymax : 1, top + PH, top);
-	fprintf(f, "<desc class=\"y-scale\">%s</desc>\n", logy ? "log" : "linear");
+	ax_linear(&ay, 0, ymax > 0 ? ymax : 1, top + PH, top);
+	fprintf(f, "<desc class=\"y-scale\">linear</desc>\n");
 	double x0 = 100, x1 = 100 + pw, slot = (x1 - x0) / nruns;
-	draw_yaxis(f, &ay, x0 - 4, x1, logy ? "GTEPS (log scale)" : "GTEPS");
+	draw_yaxis(f, &ay, x0 - 4, x1, "GTEPS");
 	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n", x0 - 4,
 	        ay.p0, x1, ay.p0);
 	for (int i = 0; i < nruns; i++) {
 		const run *r = &runs[i];
 		double sx = x0 + slot * i, bw = slot / (double)r->K;
-		char lab[256];
+		char lab[600];
 		run_label(lab, sizeof lab, r);
 		fprintf(f, "<g class=\"panel\" data-run=\"%d\">\n", r->index);
 		if (i > 0)
@@ -120,7 +115,9 @@ static int plot_teps(b2_fout *out, const char *dir, run *runs, int nruns)
 			fprintf(f, ": harmonic mean %.4g GTEPS", r->hmean_teps * 1e-9);
 		else
 			fputs(": no valid search", f);
-		if (r->nused > 0 && r->npassed < r->nused)
+		if (r->no_pred)
+			fputs(" (UNVALIDATED: no predecessors kept)", f);
+		else if (r->nused > 0 && r->npassed < r->nused)
 			fputs(" (UNVALIDATED)", f);
 		if (run_oversubscribed(r))
 			fputs(" (OVERSUBSCRIBED)", f);
@@ -139,26 +136,54 @@ done:
 
 /* ---- phase breakdown ------------------------------------------------------------ */
 
-/* Mean seconds per search of each segment of run r (SEG_*); the expansion is
+/* Seconds of each segment (SEG_*) of search k of run r; the expansion is
  * split only when /expansion_time adds up to the frontier expansion. */
-static void segments(double *v, int *split, const run *r)
+static void segments(double *v, int *split, const run *r, int64_t k)
 {
-	const double *pm = r->phase_mean;
-	double e = r->exp_mean[0] + r->exp_mean[1];
-	*split = r->has_expdir && fabs(e - pm[1]) <= 1e-6 * fmax(pm[1], 1e-12) + 1e-12;
+	const double *pm = r->phase + k * NPHASE;
+	double e0 = r->expdir ? r->expdir[k * 2] : 0, e1 = r->expdir ? r->expdir[k * 2 + 1] : 0;
+	*split = r->expdir && fabs(e0 + e1 - pm[1]) <= 1e-6 * fmax(pm[1], 1e-12) + 1e-12;
 	v[SEG_EXPAND] = pm[0];
-	v[SEG_EXP_TD] = *split ? r->exp_mean[0] : pm[1];
-	v[SEG_EXP_BU] = *split ? r->exp_mean[1] : 0;
+	v[SEG_EXP_TD] = *split ? e0 : pm[1];
+	v[SEG_EXP_BU] = *split ? e1 : 0;
 	v[SEG_FOLD] = pm[2];
 	v[SEG_UPDATE] = pm[3];
 	v[SEG_TERM] = pm[4];
 	v[SEG_PRED] = pm[5];
 	double sum = 0;
-	for (int k = 0; k < SEG_OTHER; k++)
-		sum += v[k];
-	v[SEG_OTHER] = r->nused > 0 && r->time_st.mean > sum ? r->time_st.mean - sum : 0;
+	for (int s = 0; s < SEG_OTHER; s++)
+		sum += v[s];
+	v[SEG_OTHER] = r->time[k] > sum ? r->time[k] - sum : 0;
 }
 
+/* The mean time of a search outside every phase. */
+static double outside_mean(const run *r)
+{
+	double sum = 0;
+	for (int p = 0; p < NPHASE; p++)
+		sum += r->phase_mean[p];
+	return r->time_st.mean > sum ? r->time_st.mean - sum : 0;
+}
+
+/* The phase of /phase_time a segment belongs to. */
+static int seg_phase(int k)
+{
+	return k == SEG_EXPAND ? 0 : k == SEG_EXP_TD || k == SEG_EXP_BU ? 1 : k == SEG_OTHER ? -1 : k - 1;
+}
+
+/* The slowest rank's seconds of phase p in search k (/rank_phase_time). */
+static double rank_max(const run *r, int64_t k, int p)
+{
+	double m = 0;
+	for (int64_t q = 0; q < r->ranks; q++)
+		m = fmax(m, r->rank_phase[(k * r->ranks + q) * NPHASE + p]);
+	return m;
+}
+
+/* One bar per run: the phases of its median search (by time), stacked up
+ * to that search's time, so that one outlier search does not make the
+ * bar; a black line at the mean search time; with per-rank records, a red
+ * tick per phase where the slowest rank's time of that phase would end. */
 static int plot_phases(b2_fout *out, const char *dir, run *runs, int nruns)
 {
 	int error = 0;
@@ -168,53 +193,83 @@ static int plot_phases(b2_fout *out, const char *dir, run *runs, int nruns)
 		"outside the phases"};
 	const int bwid = 60, W = 120 + (bwid + 30) * (nruns > 2 ? nruns : 2) + 260, H = 500;
 	double ymax = 0;
+	int any_ranks = 0;
 	svgf s;
+	char roots[256];
+	roots_note(roots, sizeof roots, runs, nruns);
 	B2_TRY(svg_open(&s, out, dir, "phases.svg", W, H, "Time per BFS phase"));
 	FILE *f = s.f;
-	fprintf(f, "<text x=\"%d\" y=\"38\" text-anchor=\"middle\" font-size=\"11\">mean seconds per search "
-	           "(phases: summed over levels, mean over ranks); a bar adds up to the mean search time</text>\n",
-	        W / 2);
+	fprintf(f, "<text class=\"subtitle\" x=\"%d\" y=\"36\" text-anchor=\"middle\" font-size=\"11\">bar: "
+	           "the median search (by time), phases summed over levels</text>\n", W / 2);
+	fprintf(f, "<text class=\"subtitle\" x=\"%d\" y=\"50\" text-anchor=\"middle\" font-size=\"11\">and "
+	           "averaged over ranks; black line: the mean search time</text>\n", W / 2);
+	fprintf(f, "<text class=\"subtitle\" x=\"%d\" y=\"64\" text-anchor=\"middle\" font-size=\"11\">", W / 2);
+	xml(f, roots);
+	fputs("</text>\n", f);
 	for (int i = 0; i < nruns; i++) {
+		const run *r = &runs[i];
 		double v[NSEG], t = 0;
 		int split;
-		segments(v, &split, &runs[i]);
+		if (r->nused == 0)
+			continue;
+		segments(v, &split, r, r->median_search);
 		for (int k = 0; k < NSEG; k++)
 			t += v[k];
-		ymax = fmax(ymax, t);
+		ymax = fmax(ymax, fmax(t, r->time_st.mean));
+		if (r->rank_phase) {
+			any_ranks = 1;
+			double acc = 0;
+			for (int k = 0; k < NSEG; k++) {
+				int p = seg_phase(k);
+				if (p >= 0 && k != SEG_EXP_BU)
+					ymax = fmax(ymax, acc + rank_max(r, r->median_search, p));
+				acc += v[k];
+			}
+		}
 	}
 	axis ay;
-	ax_linear(&ay, 0, ymax > 0 ? ymax : 1e-3, H - 130, 60);
+	ax_linear(&ay, 0, ymax > 0 ? ymax : 1e-3, H - 130, 84);
 	draw_yaxis(f, &ay, 100, W - 260, "seconds");
 	for (int i = 0; i < nruns; i++) {
 		const run *r = &runs[i];
 		double x = 120 + (bwid + 30) * i, acc = 0, v[NSEG];
-		int split;
-		segments(v, &split, r);
-		fprintf(f, "<g class=\"bar\" data-run=\"%d\" data-total=\"%.9g\">\n", r->index,
-		        r->nused > 0 ? r->time_st.mean : NAN);
+		int split = 0;
+		int64_t ks = r->median_search;
+		if (r->nused > 0)
+			segments(v, &split, r, ks);
+		fprintf(f, "<g class=\"bar\" data-run=\"%d\" data-search=\"%lld\" data-total=\"%.9g\" data-mean=\"%.9g\">\n",
+		        r->index, (long long)ks, r->nused > 0 ? r->time[ks] : NAN, r->nused > 0 ? r->time_st.mean : NAN);
 		for (int k = 0; k < NSEG && r->nused > 0; k++) {
 			if (k == SEG_EXP_BU && !split)
 				continue;
 			/* data-phase: FORMATS.md's phase name; the split halves of the
 			 * expansion keep it and say their direction */
-			const char *ph = k == SEG_EXPAND ? report_phase_names[0]
-			                 : k == SEG_EXP_TD || k == SEG_EXP_BU ? report_phase_names[1]
-			                 : k == SEG_OTHER ? "outside the phases"
-			                 : report_phase_names[k - 1];
+			int p = seg_phase(k);
+			const char *ph = p >= 0 ? report_phase_names[p] : "outside the phases";
+			double mean = p >= 0 ? r->phase_mean[p] : outside_mean(r);
 			const char *dirn = !split || (k != SEG_EXP_TD && k != SEG_EXP_BU) ? ""
 			                   : k == SEG_EXP_TD ? " data-direction=\"top-down\"" : " data-direction=\"bottom-up\"";
 			double ya = ax_map(&ay, acc), yb = ax_map(&ay, acc + v[k]);
 			fprintf(f, "<rect class=\"phase\" data-run=\"%d\" data-phase=\"%s\"%s data-seconds=\"%.9g\" "
-			           "x=\"%.1f\" y=\"%.2f\" width=\"%d\" height=\"%.2f\" fill=\"%s\"><title>run %d, %s: %.4g s</title></rect>\n",
-			        r->index, ph, dirn, v[k], x, yb, bwid, ya - yb, seg_color[k], r->index,
-			        k == SEG_EXP_TD && !split ? report_phase_names[1] : seg_name[k], v[k]);
+			           "data-mean=\"%.9g\" x=\"%.1f\" y=\"%.2f\" width=\"%d\" height=\"%.2f\" fill=\"%s\">"
+			           "<title>run %d, %s: %.4g s in the median search (mean over searches %.4g s)</title></rect>\n",
+			        r->index, ph, dirn, v[k], mean, x, yb, bwid, ya - yb,
+			        seg_color[k], r->index, k == SEG_EXP_TD && !split ? report_phase_names[1] : seg_name[k],
+			        v[k], mean);
+			if (r->rank_phase && p >= 0 && k != SEG_EXP_BU) {
+				double mx = rank_max(r, ks, p), y = ax_map(&ay, acc + mx);
+				fprintf(f, "<line class=\"rank-max\" data-run=\"%d\" data-phase=\"%s\" data-seconds=\"%.9g\" "
+				           "x1=\"%.1f\" y1=\"%.2f\" x2=\"%.1f\" y2=\"%.2f\" stroke=\"#d62728\" stroke-width=\"2\">"
+				           "<title>run %d, %s: the slowest rank %.4g s</title></line>\n",
+				        r->index, ph, mx, x + bwid * 0.6, y, x + bwid + 6, y, r->index, ph, mx);
+			}
 			acc += v[k];
 		}
 		if (r->nused > 0) {
 			double y = ax_map(&ay, r->time_st.mean);
-			fprintf(f, "<line class=\"mean-time\" x1=\"%.1f\" y1=\"%.2f\" x2=\"%.1f\" y2=\"%.2f\" stroke=\"black\" stroke-width=\"2\">"
-			           "<title>run %d: mean search time %.4g s</title></line>\n",
-			        x - 4, y, x + bwid + 4, y, r->index, r->time_st.mean);
+			fprintf(f, "<line class=\"mean-time\" data-seconds=\"%.9g\" x1=\"%.1f\" y1=\"%.2f\" x2=\"%.1f\" y2=\"%.2f\" "
+			           "stroke=\"black\" stroke-width=\"2\"><title>run %d: mean search time %.4g s</title></line>\n",
+			        r->time_st.mean, x - 4, y, x + bwid + 4, y, r->index, r->time_st.mean);
 		} else
 			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"10\">no valid search</text>\n",
 			        x + bwid / 2.0, ay.p0 - 6);
@@ -222,261 +277,31 @@ static int plot_phases(b2_fout *out, const char *dir, run *runs, int nruns)
 		if (r->nused > 0 && (!split || !(v[SEG_EXP_BU] > 0)))
 			fprintf(f, "<text class=\"no-bottom-up\" data-run=\"%d\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" "
 			           "font-size=\"9\">%s</text>\n", r->index, x + bwid / 2.0, H - 70,
-			        !r->has_expdir ? "(no direction data)" : "(no bottom-up step)");
+			        !r->expdir ? "(no direction data)" : "(no bottom-up step)");
 		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">#%d %lldx%lld</text>\n", x + bwid / 2.0,
 		        H - 112, r->index, (long long)r->rows, (long long)r->cols);
 		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"10\">", x + bwid / 2.0, H - 98);
 		xml(f, r->graph);
 		fprintf(f, "</text>\n<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"10\">", x + bwid / 2.0, H - 84);
 		xml(f, r->backend);
+		if (r->tag[0]) {
+			fputs(" ", f);
+			xml(f, r->tag);
+		}
 		fprintf(f, "</text>\n");
 		run_flags(f, r, x + bwid / 2.0, H - 56, 1);
 		fprintf(f, "</g>\n");
 	}
 	for (int k = NSEG - 1, row = 0; k >= 0; k--, row++) {
-		double y = 64 + row * 22;
+		double y = 84 + row * 22;
 		fprintf(f, "<rect x=\"%d\" y=\"%.0f\" width=\"14\" height=\"14\" fill=\"%s\"/><text x=\"%d\" y=\"%.0f\" font-size=\"11\">%s</text>\n",
 		        W - 250, y, seg_color[k], W - 230, y + 12, seg_name[k]);
 	}
 	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\" stroke-width=\"2\"/><text x=\"%d\" y=\"%d\" font-size=\"11\">mean search time</text>\n",
-	        W - 252, 64 + NSEG * 22 + 7, W - 234, 64 + NSEG * 22 + 7, W - 230, 64 + NSEG * 22 + 11);
-done:
-	return svg_close(&s, error, 1);
-}
-
-/* ---- TEPS against GPUs ------------------------------------------------------------- */
-
-/* One panel (strong or weak scaling): log2 devices across, log GTEPS up,
- * each series its colour and marker, its ideal (linear in devices from its
- * first point) dashed. *first_series numbers the series across panels. */
-static void scaling_panel(FILE *f, run *runs, group *g, int ng, int weak, double px, double pw,
-                          double top, double ph, int *first_series)
-{
-	double dmin = INFINITY, dmax = 0, gmin = INFINITY, gmax = 0;
-	for (int k = 0; k < ng; k++)
-		for (int m = 0; m < g[k].n; m++) {
-			const run *r = &runs[g[k].members[m]], *r0 = &runs[g[k].members[0]];
-			double ideal = r0->hmean_teps * 1e-9 * (double)r->ndev / (double)r0->ndev;
-			dmin = fmin(dmin, (double)r->ndev);
-			dmax = fmax(dmax, (double)r->ndev);
-			gmin = fmin(gmin, fmin(fmin(r->hmean_teps, r->teps_q1) * 1e-9, ideal));
-			gmax = fmax(gmax, fmax(fmax(r->hmean_teps, r->teps_q3) * 1e-9, ideal));
-		}
-	axis ax = {floor(log2(dmin)) - 0.3, ceil(log2(dmax)) + 0.3, px, px + pw, 2};
-	axis ay = {floor(log10(gmin)), ceil(log10(gmax)), top + ph, top, 10};
-	if (ay.hi - ay.lo < 1)
-		ay.hi = ay.lo + 1;
-	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"13\" font-weight=\"bold\">%s scaling</text>\n",
-	        px + pw / 2, top - 8, weak ? "Weak (work per GPU fixed)" : "Strong (one graph)");
-	draw_yaxis(f, &ay, px, px + pw, "GTEPS (harmonic mean, log scale)");
-	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n", px, ay.p0,
-	        px + pw, ay.p0);
-	for (double e = ceil(ax.lo); e <= ax.hi; e += 1)
-		fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.0f</text>\n",
-		        ax_map(&ax, pow(2, e)), ay.p0 + 16, pow(2, e));
-	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">GPUs, log2 scale (CPU ranks for the cpu backend)</text>\n",
-	        px + pw / 2, ay.p0 + 34);
-	for (int k = 0; k < ng; k++) {
-		int sidx = *first_series + k;
-		char col[32], attrs[256];
-		series_color(col, sizeof col, sidx);
-		const run *r0 = &runs[g[k].members[0]], *rl = &runs[g[k].members[g[k].n - 1]];
-		double i0 = r0->hmean_teps * 1e-9, i1 = i0 * (double)rl->ndev / (double)r0->ndev;
-		fprintf(f, "<line class=\"ideal\" data-series=\"%d\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-		           "stroke-width=\"1.5\" stroke-dasharray=\"5 4\" opacity=\"0.7\"><title>ideal scaling from run %d</title></line>\n",
-		        sidx, ax_map(&ax, (double)r0->ndev), ax_map(&ay, i0), ax_map(&ax, (double)rl->ndev),
-		        ax_map(&ay, i1), col, r0->index);
-		fprintf(f, "<polyline class=\"%s\" data-series=\"%d\" data-color=\"%s\" data-runs=\"", weak ? "weak" : "strong",
-		        sidx, col);
-		for (int m = 0; m < g[k].n; m++)
-			fprintf(f, "%s%d", m ? " " : "", runs[g[k].members[m]].index);
-		fprintf(f, "\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", col);
-		for (int m = 0; m < g[k].n; m++) {
-			const run *r = &runs[g[k].members[m]];
-			fprintf(f, "%s%.1f,%.1f", m ? " " : "", ax_map(&ax, (double)r->ndev),
-			        ax_map(&ay, r->hmean_teps * 1e-9));
-		}
-		fputs("\"/>\n", f);
-		for (int m = 0; m < g[k].n; m++) {
-			const run *r = &runs[g[k].members[m]];
-			char lab[256];
-			run_label(lab, sizeof lab, r);
-			double mx = ax_map(&ax, (double)r->ndev), my = ax_map(&ay, r->hmean_teps * 1e-9);
-			/* the spread of the run's searches: first to third quartile of TEPS */
-			double y1 = ax_map(&ay, r->teps_q1 * 1e-9), y3 = ax_map(&ay, r->teps_q3 * 1e-9);
-			fprintf(f, "<path class=\"errorbar\" data-run=\"%d\" data-q1=\"%.9g\" data-q3=\"%.9g\" "
-			           "d=\"M%.1f %.1fV%.1fM%.1f %.1fh8M%.1f %.1fh8\" stroke=\"%s\" stroke-width=\"1.2\" fill=\"none\">"
-			           "<title>run %d: TEPS quartiles %.4g to %.4g GTEPS</title></path>\n", r->index, r->teps_q1,
-			        r->teps_q3, mx, y1, y3, mx - 4, y1, mx - 4, y3, col, r->index, r->teps_q1 * 1e-9,
-			        r->teps_q3 * 1e-9);
-			if (run_oversubscribed(r)) {
-				/* visibly, not only in the tooltip: a red ring and a word */
-				fprintf(f, "<circle class=\"oversubscribed\" data-run=\"%d\" cx=\"%.1f\" cy=\"%.1f\" r=\"9\" "
-				           "fill=\"none\" stroke=\"#d62728\" stroke-width=\"2\"/>\n", r->index, mx, my);
-				fprintf(f, "<text class=\"flag-oversubscribed\" data-run=\"%d\" x=\"%.1f\" y=\"%.1f\" font-size=\"9\" "
-				           "fill=\"#d62728\">oversubscribed</text>\n", r->index, mx + 11, my - 8);
-			}
-			snprintf(attrs, sizeof attrs, "class=\"run\" data-series=\"%d\" data-run=\"%d\" data-devices=\"%lld\" data-teps=\"%.9g\"",
-			         sidx, r->index, (long long)r->ndev, r->hmean_teps);
-			marker(f, sidx, mx, my, 5, col, attrs);
-			fputs("><title>", f);
-			xml(f, lab);
-			fprintf(f, ": %.4g GTEPS%s</title></path>\n", r->hmean_teps * 1e-9,
-			        run_oversubscribed(r) ? " (OVERSUBSCRIBED)" : "");
-		}
-	}
-	*first_series += ng;
-}
-
-static int plot_scaling(b2_fout *out, const char *dir, run *runs, int nruns)
-{
-	int error = 0;
-	group *g[2] = {NULL, NULL};
-	int ng[2] = {0, 0};
-	svgf s = {0};
-	B2_TRY(find_groups(&g[0], &ng[0], runs, nruns, 0));
-	B2_TRY(find_groups(&g[1], &ng[1], runs, nruns, 1));
-	int panels = (ng[0] > 0) + (ng[1] > 0), nser = ng[0] + ng[1];
-	const int pw = 400, W = 40 + (panels ? panels : 1) * (pw + 110), top = 60, ph = panels ? 320 : 0;
-	const int H = panels ? top + ph + 60 + 18 * nser + 20 : 90;
-	B2_TRY(svg_open(&s, out, dir, "scaling.svg", W, H, "Harmonic-mean TEPS against GPUs"));
-	FILE *f = s.f;
-	if (!panels)
-		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">No scaling series: it needs runs of one graph "
-		           "(strong) or of one R-MAT family (weak) on two GPU counts or more.</text>\n", W / 2, 55);
-	int series = 0, p = 0;
-	for (int w = 0; w < 2; w++)
-		if (ng[w] > 0)
-			scaling_panel(f, runs, g[w], ng[w], w, 100 + (pw + 110) * p++, pw, top, ph, &series);
-	/* the legend, below the panels: one row per series */
-	for (int w = 0, sidx = 0; w < 2; w++)
-		for (int k = 0; k < ng[w]; k++, sidx++) {
-			char col[32], attrs[64];
-			double y = top + ph + 62 + 18 * sidx;
-			series_color(col, sizeof col, sidx);
-			fprintf(f, "<line x1=\"40\" y1=\"%.0f\" x2=\"70\" y2=\"%.0f\" stroke=\"%s\" stroke-width=\"2\"/>", y, y, col);
-			snprintf(attrs, sizeof attrs, "class=\"legend\" data-series=\"%d\"", sidx);
-			marker(f, sidx, 55, y, 5, col, attrs);
-			fprintf(f, "/><text x=\"80\" y=\"%.0f\" font-size=\"11\">%s: ", y + 4, w ? "weak" : "strong");
-			xml(f, g[w][k].label);
-			fputs(" (dashed: ideal; bars: quartiles of the searches' TEPS)</text>\n", f);
-		}
-done:
-	free_groups(g[0], ng[0]);
-	free_groups(g[1], ng[1]);
-	return svg_close(&s, error, 1);
-}
-
-/* ---- frontier size per level -------------------------------------------------------- */
-
-/* Two runs whose mean frontier lines coincide (to 1e-9). */
-static int same_frontier(const run *a, const run *b)
-{
-	int64_t L = a->L > b->L ? a->L : b->L;
-	for (int64_t l = 0; l < L; l++) {
-		double x = l < a->L ? a->frontier_mean[l] : 0, y = l < b->L ? b->frontier_mean[l] : 0;
-		if (fabs(x - y) > 1e-9 * fmax(fabs(x), fabs(y)))
-			return 0;
-	}
-	return 1;
-}
-
-static int plot_frontier(b2_fout *out, const char *dir, run *runs, int nruns)
-{
-	int error = 0;
-	const int W = 980, H = 440 > 110 + 16 * nruns + 120 ? 440 : 110 + 16 * nruns + 120;
-	int64_t lmax = 1;
-	double vmin = INFINITY, vmax = 0;
-	svgf s;
-	B2_TRY(svg_open(&s, out, dir, "frontier.svg", W, H,
-	                "Frontier size per level (vertices discovered, mean over searches)"));
-	FILE *f = s.f;
-	for (int i = 0; i < nruns; i++)
-		for (int64_t l = 0; l < runs[i].L; l++)
-			if (runs[i].frontier_mean[l] > 0) {
-				lmax = l > lmax ? l : lmax;
-				vmin = fmin(vmin, runs[i].frontier_mean[l]);
-				vmax = fmax(vmax, runs[i].frontier_mean[l]);
-			}
-	if (!(vmax > 0))
-		vmin = vmax = 1;
-	axis ax;
-	ax_linear(&ax, 0, (double)lmax, 90, W - 360);
-	axis ay = {floor(log10(vmin)), ceil(log10(vmax)), H - 70, 40, 10};
-	if (ay.hi <= ay.lo)
-		ay.hi = ay.lo + 1;
-	draw_yaxis(f, &ay, 90, W - 360, "vertices (log scale)");
-	fprintf(f, "<line x1=\"90\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"black\"/>\n", ay.p0, W - 360,
-	        ay.p0);
-	double st = fmax(1, nice_step(ax.hi - ax.lo, 8));
-	for (double v = 0; v <= ax.hi + 1e-9; v += st)
-		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.0f</text>\n", ax_map(&ax, v),
-		        ay.p0 + 16, v);
-	fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">level</text>\n", (ax.p0 + ax.p1) / 2,
-	        H - 30);
-	for (int i = 0; i < nruns; i++) {
-		const run *r = &runs[i];
-		char col[32], lab[256], attrs[256];
-		series_color(col, sizeof col, i);
-		run_label(lab, sizeof lab, r);
-		/* a line that another run's covers exactly is drawn dashed (each
-		 * repeat its own dashes) and says so in the legend */
-		int same = -1, nsame = 0;
-		for (int j = 0; j < i; j++)
-			if (same_frontier(&runs[j], r)) {
-				if (same < 0)
-					same = j;
-				nsame++;
-			}
-		static const char *const dash[4] = {"8 4", "3 3", "10 3 2 3", "1 4"};
-		fprintf(f, "<g class=\"series\" data-run=\"%d\" data-color=\"%s\"", r->index, col);
-		if (same >= 0)
-			fprintf(f, " data-same-as=\"%d\"", runs[same].index);
-		fprintf(f, ">\n<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%s\"", col, same >= 0 ? "3" : "2");
-		if (same >= 0)
-			fprintf(f, " stroke-dasharray=\"%s\"", dash[(nsame - 1) % 4]);
-		fputs(" points=\"", f);
-		int first = 1;
-		for (int64_t l = 0; l < r->L; l++)
-			if (r->frontier_mean[l] > 0) {
-				fprintf(f, "%s%.1f,%.1f", first ? "" : " ", ax_map(&ax, (double)l),
-				        ax_map(&ay, r->frontier_mean[l]));
-				first = 0;
-			}
-		fputs("\"/>\n", f);
-		for (int64_t l = 0; l < r->L; l++) {
-			if (!(r->frontier_mean[l] > 0))
-				continue;
-			/* the direction of step l, the step that expands this frontier:
-			 * circle top-down, square bottom-up, diamond when searches differ */
-			double bu = r->dir_bu ? r->dir_bu[l] : -1;
-			const char *dn = bu < 0 ? "unknown" : bu == 0 ? "top-down" : bu == 1 ? "bottom-up" : "mixed";
-			int shape = bu < 0 || bu == 0 ? 0 : bu == 1 ? 1 : 3;
-			snprintf(attrs, sizeof attrs, "class=\"frontier\" data-run=\"%d\" data-level=\"%lld\" data-size=\"%.9g\" data-direction=\"%s\"",
-			         r->index, (long long)l, r->frontier_mean[l], dn);
-			marker(f, shape, ax_map(&ax, (double)l), ax_map(&ay, r->frontier_mean[l]), 4, col, attrs);
-			fprintf(f, "><title>run %d, level %lld: %.6g vertices, expanded %s</title></path>\n", r->index,
-			        (long long)l, r->frontier_mean[l], dn);
-		}
-		double y = 50 + 16 * i;
-		fprintf(f, "<line x1=\"%d\" y1=\"%.0f\" x2=\"%d\" y2=\"%.0f\" stroke=\"%s\" stroke-width=\"2\"/><text x=\"%d\" y=\"%.0f\" font-size=\"10\">",
-		        W - 350, y, W - 325, y, col, W - 320, y + 4);
-		xml(f, lab);
-		if (same >= 0)
-			fprintf(f, " (same as #%d: dashed)", runs[same].index);
-		fputs("</text>\n</g>\n", f);
-	}
-	{
-		double y = 50 + 16 * nruns + 14;
-		fprintf(f, "<text x=\"%d\" y=\"%.0f\" font-size=\"10\">marker: direction of the step that expands the level</text>\n",
-		        W - 350, y);
-		marker(f, 0, W - 342, y + 16, 4, "#555", "class=\"key\"");
-		fprintf(f, "/><text x=\"%d\" y=\"%.0f\" font-size=\"10\">top-down</text>\n", W - 330, y + 20);
-		marker(f, 1, W - 262, y + 16, 4, "#555", "class=\"key\"");
-		fprintf(f, "/><text x=\"%d\" y=\"%.0f\" font-size=\"10\">bottom-up</text>\n", W - 250, y + 20);
-		marker(f, 3, W - 182, y + 16, 4, "#555", "class=\"key\"");
-		fprintf(f, "/><text x=\"%d\" y=\"%.0f\" font-size=\"10\">searches differ</text>\n", W - 170, y + 20);
-	}
+	        W - 252, 84 + NSEG * 22 + 7, W - 234, 84 + NSEG * 22 + 7, W - 230, 84 + NSEG * 22 + 11);
+	if (any_ranks)
+		fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#d62728\" stroke-width=\"2\"/><text x=\"%d\" y=\"%d\" font-size=\"11\">the slowest rank's time of the phase</text>\n",
+		        W - 252, 84 + NSEG * 22 + 29, W - 234, 84 + NSEG * 22 + 29, W - 230, 84 + NSEG * 22 + 33);
 done:
 	return svg_close(&s, error, 1);
 }
@@ -526,22 +351,33 @@ static int write_index(b2_fout *out, const char *dir, run *runs, int nruns, cons
 	fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>bfs2d report</title></head>\n"
 	      "<body style=\"font-family:sans-serif\">\n<h1>bfs2d report</h1>\n<ul>\n", f);
 	for (int i = 0; i < nruns; i++) {
-		char lab[256];
+		char lab[600];
 		run_label(lab, sizeof lab, &runs[i]);
 		fputs("<li>", f);
 		xml(f, lab);
-		fprintf(f, ": %.4g GTEPS (harmonic mean of %lld searches%s%s)</li>\n",
-		        runs[i].nused ? runs[i].hmean_teps * 1e-9 : NAN, (long long)runs[i].nused,
-		        runs[i].nused > runs[i].npassed ? ", UNVALIDATED" : "",
-		        run_oversubscribed(&runs[i]) ? ", OVERSUBSCRIBED" : "");
+		const run *r = &runs[i];
+		fprintf(f, ": %.4g GTEPS (harmonic mean of %lld searches, roots ", r->nused ? r->hmean_teps * 1e-9 : NAN,
+		        (long long)r->nused);
+		xml(f, r->roots_from ? r->roots_from : "any");
+		fprintf(f, ")%s%s%s%s", r->no_pred ? ", <b>UNVALIDATED: " REPORT_NO_PRED "</b>"
+		                         : r->nused > r->npassed ? ", <b>UNVALIDATED</b>" : "",
+		        run_oversubscribed(r) ? ", <b>OVERSUBSCRIBED</b>" : "",
+		        r->noisy ? ", <b>NOISY</b> (the searches' rates spread widely)" : "",
+		        r->few_searches ? ", <b>NBFS &lt; 64</b> (not a Graph500 result)" : "");
+		fputs("</li>\n", f);
 	}
 	fputs("</ul>\n<p>Data: <a href=\"report.json\">report.json</a>, <a href=\"report.csv\">report.csv</a></p>\n"
 	      "<p><img src=\"teps.svg\"></p>\n<p><img src=\"phases.svg\"></p>\n", f);
 	/* a scaling plot only where runs make a series: no empty panel */
 	if (has_scaling(runs, nruns))
 		fputs("<p><img src=\"scaling.svg\"></p>\n", f);
-	fputs("<p><img src=\"frontier.svg\"></p>\n"
-	      "<h2>Report: Graph500 statistics, provenance, comparison and scaling tables</h2>\n<pre>", f);
+	fputs("<p><img src=\"frontier.svg\"></p>\n", f);
+	for (int i = 0; i < nruns; i++)
+		if (runs[i].lbytes_mean || runs[i].pred_bytes_kp) {
+			fputs("<p><img src=\"bytes.svg\"></p>\n", f);
+			break;
+		}
+	fputs("<h2>Report: Graph500 statistics, provenance, comparison and scaling tables</h2>\n<pre>", f);
 	b2_fput_xml_lines(f, text);
 	fputs("</pre>\n</body></html>\n", f);
 done:
@@ -561,6 +397,7 @@ int write_svgs(b2_fout out[REPORT_NSVG], const char *dir, run *runs, int nruns, 
 	B2_TRY(write_plain(&out[4], dir, "report.json", runs, nruns, print_json));
 	B2_TRY(write_plain(&out[5], dir, "report.csv", runs, nruns, print_csv));
 	B2_TRY(write_index(&out[6], dir, runs, nruns, o));
+	B2_TRY(plot_bytes(&out[7], dir, runs, nruns));
 done:
 	return error;
 }

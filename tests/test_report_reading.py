@@ -3,8 +3,8 @@ for one run, with the baseline's commit and a verdict against the spread;
 the NOISY and NBFS < 64 flags in text, JSON and plots; --progress on a log
 (whole lines, no carriage returns, 1 and 2 ranks); the plots (no empty
 scaling panel, the no-bottom-up note only where true, coinciding frontier
-lines told apart, a log TEPS axis for wide spreads, oversubscribed runs
-marked visibly, quartile error bars); construction_time with bfs-gpu's
+lines told apart, a linear TEPS axis however wide the spread, oversubscribed
+runs marked visibly, error bars of the harmonic mean); construction_time with bfs-gpu's
 build at load. Files written with h5py as docs/FORMATS.md describes them."""
 import json, math, os, re, subprocess, sys
 import xml.etree.ElementTree as ET
@@ -52,7 +52,7 @@ for verdict, tt in cases.items():
     R.eq("baseline_reference_verdict_%s" % tag, want, verdict)
     line = [l for l in p.stdout.splitlines() if l.startswith("# baseline ")]
     R.check("baseline_text_one_run_%s" % tag, p.returncode == 0 and len(line) == 1 and "run 1 (commit abc1234)" in line[0]
-            and line[0].endswith(", " + verdict), "\n".join(line) or p.stdout[-400:])
+            and line[0].endswith(", " + verdict + "; the same recorded options"), "\n".join(line) or p.stdout[-400:])
     m = re.search(r"speed-up ([0-9.e+-]+)", line[0]) if line else None
     R.check("baseline_text_speedup_%s" % tag, m is not None and close(float(m.group(1)), h1 / h0, 1e-2), str(line))
     js = json.loads(report(b, v, "--baseline", old, "--format", "json").stdout)["runs"][0]
@@ -86,7 +86,9 @@ R.check("noisy_text", len(blocks) == 3 and "# NOISY:" in blocks[0] and "%.2f" % 
         and "# NOISY" not in blocks[2], p.stdout[:300])
 R.check("few_text", len(blocks) == 3 and "# FEW SEARCHES: NBFS 8 < 64" in blocks[2] and "FEW SEARCHES" not in blocks[0]
         and "FEW SEARCHES" not in blocks[1])
-R.check("flags_table", "(fewer than 64 searches, not Graph500 results: run 3)" in p.stdout and " NOISY" in p.stdout.split("\n")[2], p.stdout[:500])
+tl = p.stdout.split("\n")
+R.check("flags_table", "(NBFS<64: fewer than 64 searches, not Graph500 results: run 3)" in p.stdout and tl[2].endswith(" NOISY")
+        and not tl[3].endswith("NOISY") and tl[4].endswith(" NBFS<64"), p.stdout[:700])
 js = json.loads(report(n1, n1v, st, stv, few, fewv, "--format", "json").stdout)["runs"]
 R.check("flags_json", [r["noisy"] for r in js] == [True, False, False] and [r["graph500_nbfs"] for r in js] == [True, True, False]
         and close(js[0]["rate_cv"], cv, 1e-9) and close(js[0]["time_max_over_min"], max(noisy_t) / min(noisy_t), 1e-9))
@@ -131,11 +133,11 @@ dashes = [ser[k].find(SVGNS + "polyline").get("stroke-dasharray") for k in ("1",
 R.check("identical_frontiers_distinguishable", ser["1"].get("data-same-as") is None and ser["2"].get("data-same-as") == "1"
         and ser["3"].get("data-same-as") == "1" and dashes[0] is None and dashes[1] and dashes[2] and dashes[1] != dashes[2], str(dashes))
 R.check("identical_frontiers_legend", any(e.text and "(same as #1" in e.text for e in ser["2"].iter(SVGNS + "text")))
-# the TEPS axis: log where the spread is wide, linear otherwise
+# the TEPS axis: linear however wide the spread (a bar's length is its rate)
 slow = write_bfs(P("slow.bfs.h5"), [t * 100 for t in steady[:8]], ne[:8], fp=51)
 report(st, stv, slow, write_valid(P("slow.valid.h5"), slow), "--svg", P("wide"))
 scale = lambda d: ET.parse(d + "/teps.svg").getroot().find(SVGNS + "desc").text
-R.eq("teps_log_axis_when_wide", scale(P("wide")), "log")
+R.eq("teps_linear_axis_when_wide", scale(P("wide")), "linear")
 R.eq("teps_linear_axis_when_narrow", scale(P("one")), "linear")
 fr1 = ET.parse(P("wide/frontier.svg")).getroot()  # 64 and 8 searches: other means
 R.check("different_frontiers_solid", len([g for g in fr1.iter(SVGNS + "g") if g.get("class") == "series"]) == 2
@@ -143,8 +145,8 @@ R.check("different_frontiers_solid", len([g for g in fr1.iter(SVGNS + "g") if g.
         and not [e for e in fr1.iter(SVGNS + "polyline") if e.get("stroke-dasharray")])
 wt = ET.parse(P("wide/teps.svg")).getroot()
 bars = {e.get("data-run"): float(e.get("height")) for e in wt.iter(SVGNS + "rect") if e.get("class") == "teps" and e.get("data-search") == "0"}
-R.check("teps_log_axis_slow_run_visible", bars.get("2", 0) > 20, str(bars))
-# scaling: quartile error bars, oversubscribed marked visibly
+R.check("teps_linear_bars_proportional", "1" in bars and "2" in bars and close(bars["1"] / bars["2"], 100.0, 1e-2), str(bars))
+# scaling: error bars of the plotted harmonic mean, oversubscribed marked visibly
 def srun(name, grid, scale_t, over=False):
     b = write_bfs(P(name + ".bfs.h5"), [t * scale_t for t in steady[:16]], ne[:16], grid=grid, fp=61)
     if over:
@@ -156,9 +158,20 @@ report(*sargs, "--svg", P("sc"))
 sc = ET.parse(P("sc/scaling.svg")).getroot()
 jr = json.loads(report(*sargs, "--format", "json").stdout)["runs"]
 eb = {e.get("data-run"): e for e in sc.iter(SVGNS + "path") if e.get("class") == "errorbar"}
-R.check("scaling_quartile_error_bars", sorted(eb) == ["1", "2", "3"] and all(
-    close(float(eb[str(i + 1)].get("data-q1")), jr[i]["TEPS"]["firstquartile"], 1e-8) and
-    close(float(eb[str(i + 1)].get("data-q3")), jr[i]["TEPS"]["thirdquartile"], 1e-8) for i in range(3)), str(list(eb)))
+# bars: the harmonic mean plus and minus its standard error, from the times themselves
+def hm_se(t, n):
+    spe = np.asarray(t) / np.asarray(n, dtype=float)
+    m = spe.mean()
+    return 1 / m, spe.std(ddof=1) / (m * m * math.sqrt(len(spe) - 1))
+sref = [hm_se([t * f for t in steady[:16]], ne[:16]) for f in (1.0, 0.6, 0.4)]
+R.check("scaling_error_bars_standard_error_of_hmean", sorted(eb) == ["1", "2", "3"] and all(
+    close(float(eb[str(i + 1)].get("data-lo")), sref[i][0] - sref[i][1], 1e-8) and
+    close(float(eb[str(i + 1)].get("data-hi")), sref[i][0] + sref[i][1], 1e-8) for i in range(3)), str(list(eb)))
+notes = " ".join(e.text or "" for e in sc.iter(SVGNS + "text") if e.get("class") == "subtitle")
+R.check("scaling_says_what_bars_show", "bars: plus or minus its standard error" in notes and "point: harmonic mean" in notes
+        and "roots: any" in notes, notes)
+doubt = {e.get("data-run"): e.text for e in sc.iter(SVGNS + "text") if e.get("class") == "flag-doubt"}
+R.eq("scaling_points_marked_few_searches", doubt, {"1": "NBFS<64", "2": "NBFS<64", "3": "NBFS<64"})
 ov = [e.get("data-run") for e in sc.iter() if e.get("class") in ("oversubscribed", "flag-oversubscribed")]
 R.eq("scaling_oversubscribed_visible", sorted(ov), ["3", "3"])
 R.check("scaling_panel_in_index", "scaling.svg" in open(P("sc/index.html")).read())
