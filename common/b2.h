@@ -99,6 +99,13 @@ int b2_tmp_register(const char *tmp, const char *path, int is_dir);
 void b2_tmp_forget(const char *tmp);
 /* The target a registered temporary stands for (tmp itself if none). */
 const char *b2_tmp_final(const char *tmp);
+/* Signal set-up (b2_init): handler for SIGINT, SIGTERM, SIGHUP; SIGPIPE and
+ * SIGXFSZ ignored, so that the write meeting them fails (EPIPE, EFBIG) and
+ * is reported as any failed write. */
+void b2_signals_init(void (*handler)(int));
+/* Flushes standard output (b2_finish): B2_EIO with "cannot write standard
+ * output: REASON" when any write to it failed (a reader that quit). */
+int b2_stdout_close(void);
 /* Async-signal-safe: unlinks the registered files, removes the directories. */
 void b2_tmp_remove_all(void);
 /* The temporary name for path, made by this process; also removes

@@ -68,6 +68,37 @@ void b2_tmp_remove_all(void)
 			rmdir(reg[i].tmp);
 }
 
+/* ---- signals ----------------------------------------------------------------
+ * SIGINT, SIGTERM and SIGHUP remove the registered temporaries and lock
+ * files, then end the process as the signal would (handler). SIGXFSZ (a file
+ * size limit, ulimit -f) and SIGPIPE (a reader of standard output that quit,
+ * a pager) are ignored instead: the write that met them fails with EFBIG or
+ * EPIPE, and the program reports it like any failed write (exit 4 naming the
+ * file; temporaries and locks removed on the way out, outputs all or none:
+ * bfs-report's --append row is not added when its report could not be
+ * delivered, and it says so). A failed write to standard output that its
+ * program did not report is reported at exit (b2_stdout_close): exit 4. */
+void b2_signals_init(void (*handler)(int))
+{
+	signal(SIGINT, handler);
+	signal(SIGTERM, handler);
+	signal(SIGHUP, handler);
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN);
+}
+
+int b2_stdout_close(void)
+{
+	int bad = fflush(stdout) != 0, err = errno;
+	if (!bad && ferror(stdout))
+		bad = 1, err = EIO;
+	if (!bad)
+		return 0;
+	clearerr(stdout);
+	return b2_err(B2_EIO, "cannot write standard output: %s%s", strerror(err),
+	              err == EPIPE ? " (its reader quit before the end)" : "");
+}
+
 /* ---- temporary names ------------------------------------------------------- */
 
 /* This host's name as it goes into temporaries: no '/' or odd characters,

@@ -122,6 +122,8 @@ int b2_init(int *argc, char ***argv, const char *prog)
 {
 	int provided;
 	b2_prog = prog;
+	/* before MPI_Init: its shared-memory files meet a file size limit too */
+	b2_signals_init(on_signal);
 	/* MPICH runs a singleton when started without mpiexec. */
 	if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
 		fprintf(stderr, "%s: MPI_Init failed\n", prog);
@@ -159,9 +161,6 @@ int b2_init(int *argc, char ***argv, const char *prog)
 	}
 	/* we report HDF5 failures ourselves, in one line */
 	H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGHUP, on_signal);
 	return 0;
 }
 
@@ -169,11 +168,14 @@ int b2_finish(int error)
 {
 	if (error == B2_EXIT_HELP)
 		error = 0;
+	if (!error)
+		error = b2_stdout_close();
+	else
+		fflush(stdout);
 	b2_error_seen(error);
 	error = b2_agree(error, MPI_COMM_WORLD);
 	if (error == B2_EXIT_HELP)
 		error = 0;
-	fflush(stdout);
 	fflush(stderr);
 	if (error)
 		b2_tmp_remove_all(); /* whatever path led here */
