@@ -265,6 +265,19 @@ int b2_parse_choice(int *out, const char *s, const char *what, const char *const
 int b2_parse_doubles(double *out, int *n, int max, const char *s, const char *what);
 
 /* ---- MPI and time (mpiutil.c) ------------------------------------------- */
+/* How loaded the job's nodes are (collective over MPI_COMM_WORLD): the most
+ * ranks on one node, the most threads of one rank (threads: this rank's,
+ * e.g. omp_get_max_threads() where it runs OpenMP teams, else 1), the
+ * fewest cores of a node (online processors), and whether some node runs
+ * more threads (ranks x threads, summed over its ranks) than it has cores. */
+typedef struct b2_node_load {
+	int64_t ranks_per_node, threads_per_rank, cores_per_node;
+	int oversubscribed;
+} b2_node_load;
+int b2_node_load_get(b2_node_load *nl, int threads);
+/* One warning on rank 0 when nl is oversubscribed: "R ranks [x T threads]
+ * on a node with C cores: WHAT is oversubscribed, so its times say little". */
+void b2_node_load_warn(const b2_node_load *nl, const char *what);
 double b2_now(void); /* seconds, monotonic */
 /* Contiguous share [lo, hi) of n items for part idx of parts. */
 void b2_share(uint64_t *lo, uint64_t *hi, uint64_t n, int parts, int idx);

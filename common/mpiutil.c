@@ -195,6 +195,48 @@ int b2_finish(int error)
 	return error;
 }
 
+int b2_node_load_get(b2_node_load *nl, int threads)
+{
+	int error = 0, nlocal = 1;
+	MPI_Comm node = MPI_COMM_NULL;
+	int64_t t = threads > 0 ? threads : 1, node_threads = t;
+	memset(nl, 0, sizeof *nl);
+	B2_TRY(b2_mpi_ok(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, b2_rank,
+	                                     MPI_INFO_NULL, &node), "MPI_Comm_split_type"));
+	MPI_Comm_size(node, &nlocal);
+	B2_TRY(b2_mpi_ok(MPI_Allreduce(&t, &node_threads, 1, MPI_INT64_T, MPI_SUM, node), "MPI_Allreduce"));
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	if (cores < 1)
+		cores = 1;
+	/* the most ranks, threads, the fewest cores, and whether any node is over */
+	int64_t v[4] = {nlocal, t, -(int64_t)cores, node_threads > cores};
+	B2_TRY(b2_mpi_ok(MPI_Allreduce(MPI_IN_PLACE, v, 4, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD),
+	                 "MPI_Allreduce"));
+	nl->ranks_per_node = v[0];
+	nl->threads_per_rank = v[1];
+	nl->cores_per_node = -v[2];
+	nl->oversubscribed = v[3] > 0;
+done:
+	if (node != MPI_COMM_NULL)
+		MPI_Comm_free(&node);
+	return error;
+}
+
+void b2_node_load_warn(const b2_node_load *nl, const char *what)
+{
+	if (!nl->oversubscribed)
+		return;
+	if (nl->threads_per_rank > 1)
+		b2_warn0("%lld ranks x %lld threads on a node with %lld cores: %s is oversubscribed, so its "
+		         "times say little (set OMP_NUM_THREADS, or run fewer ranks per node)",
+		         (long long)nl->ranks_per_node, (long long)nl->threads_per_rank,
+		         (long long)nl->cores_per_node, what);
+	else
+		b2_warn0("%lld ranks on a node with %lld cores: %s is oversubscribed, so its times say "
+		         "little (run fewer ranks per node)", (long long)nl->ranks_per_node,
+		         (long long)nl->cores_per_node, what);
+}
+
 double b2_now(void)
 {
 	struct timespec ts;
