@@ -116,6 +116,18 @@ int b2_tmp_name(char *tmp, size_t n, const char *path);
  * 40 more appended). */
 int b2_side_name(char *out, size_t n, const char *path, const char *tag);
 
+/* The file an output named path is written as: path itself, or where a
+ * symbolic link (chain) leads, also when that file does not exist yet
+ * (a relative target from the link's directory), so that the link stays
+ * and its temporary and lock lie beside the file replaced. Caller frees;
+ * NULL when out of memory. b2_fout_open and b2_h5_create write there. */
+char *b2_output_target(const char *path);
+/* The lock file of output path (bfs-report --append): DIR/.BASE.lock beside
+ * b2_output_target(path), BASE cut and hashed as in b2_side_name when long,
+ * so that a table name of up to 255 bytes has a lock, and every link to one
+ * table gives the same lock. Caller frees *out. */
+int b2_lock_name(char **out, const char *path);
+
 /* Inputs and outputs are regular files (docs/DESIGN.md "Outputs"). An
  * input that exists and is not one (a FIFO, a device, a directory) is
  * refused with B2_EIO and one message, "cannot read X: it is a FIFO, not a

@@ -165,19 +165,27 @@ int b2_h5_create(b2_h5out *out, const char *path, MPI_Comm comm, const char *for
 {
 	int error = 0;
 	hid_t fapl = -1;
-	char tmp[4096] = "";
+	char tmp[4096] = "", target[4096] = "";
 	memset(out, 0, sizeof *out);
 	out->file = -1;
 	out->comm = comm;
 	if (comm_rank(comm) == 0) {
 		error = b2_output_ok("-o", path, 0);
+		char *t = error ? NULL : b2_output_target(path);
+		if (!error && (!t || strlen(t) >= sizeof target))
+			error = b2_err(B2_EIO, "cannot write %s: %s", path, t ? strerror(ENAMETOOLONG) : "out of host memory");
+		if (!error) /* through a symbolic link: the file it names */
+			snprintf(target, sizeof target, "%s", t);
+		free(t);
 		if (!error)
-			error = b2_tmp_name(tmp, sizeof tmp, path);
+			error = b2_tmp_name(tmp, sizeof tmp, target);
 	}
 	/* every rank knows the temporary, so that any of them removes it */
 	B2_TRY(b2_mpi_ok(MPI_Bcast(&error, 1, MPI_INT, 0, comm), "MPI_Bcast"));
 	B2_TRY(error);
 	B2_TRY(b2_mpi_ok(MPI_Bcast(tmp, sizeof tmp, MPI_CHAR, 0, comm), "MPI_Bcast"));
+	B2_TRY(b2_mpi_ok(MPI_Bcast(target, sizeof target, MPI_CHAR, 0, comm), "MPI_Bcast"));
+	path = target;
 	out->path = xstrdup(path);
 	out->tmp_path = xstrdup(tmp);
 	if (!out->path || !out->tmp_path)
