@@ -1,11 +1,12 @@
 /* h5input.c — opening an HDF5 input, and what it may hold. Every rank
  * checks that it can open the file; HDF5's signature is looked for where
- * HDF5 looks (after a user block too). Its datasets are read only from
- * the file itself; its attributes are read checked: an integer never
- * clamped, a string bounded. An external link, external raw-data files or a virtual
+ * HDF5 looks (after a user block too). Its datasets are read only from the
+ * file itself: an external link, external raw-data files or a virtual
  * dataset would make bfs2d open another file, which may be a FIFO (a read
  * that waits forever) or a device; they are refused, naming the object. A
- * dataset stored with a filter this HDF5 lacks is named as such. */
+ * dataset stored with a filter this HDF5 lacks is named as such. Its
+ * attributes are read checked: an integer never clamped, a string bounded,
+ * a run id well formed. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>

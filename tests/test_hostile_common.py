@@ -43,30 +43,20 @@ def cmd(np_, prog, args, wdirs=None):
 
 def run(np_, prog, *args, wdirs=None, fsize=None, close_stdout=False):
     """(exit code or None on a hang, stdout, stderr)."""
-    pre = None
-    if fsize is not None:
-        pre = lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
     if close_stdout:
-        p = subprocess.Popen(cmd(np_, prog, args, wdirs), stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True, preexec_fn=pre, start_new_session=True)
-        p.stdout.close()  # the reader quits before the first byte
+        r, w = os.pipe()
+        os.close(r)  # the reader quit before the first byte
+        p = subprocess.Popen(cmd(np_, prog, args, wdirs), stdout=w, stderr=subprocess.PIPE, text=True,
+                             start_new_session=True)
+        os.close(w)
         try:
-            err = p.stderr.read()
-            p.wait(timeout=LIMIT)
+            _, err = p.communicate(timeout=LIMIT)
             return p.returncode, "", err
         except subprocess.TimeoutExpired:
             os.killpg(p.pid, 9)
             return None, "", ""
-    if pre:
-        p = subprocess.Popen(cmd(np_, prog, args, wdirs), stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True, preexec_fn=pre, start_new_session=True)
-        try:
-            out, err = p.communicate(timeout=LIMIT)
-            return p.returncode, out, err
-        except subprocess.TimeoutExpired:
-            os.killpg(p.pid, 9)
-            return None, "", ""
-    return run_bounded(cmd(np_, prog, args, wdirs), LIMIT)
+    return run_bounded(cmd(np_, prog, args, wdirs), LIMIT,
+                       rlimit=None if fsize is None else (resource.RLIMIT_FSIZE, fsize))
 
 
 def leftovers(d):

@@ -6,7 +6,7 @@ partition as without the limit; on every build, -v's store holds at most
 2 P (M/P + 1) keys and a round at most M/P + 1 tuples (the default budget
 is gigabytes); and a failure to get memory under the default budget does
 not name --mem, which was not given."""
-import os, re, resource, subprocess
+import os, re, resource
 import numpy as np
 import h5py
 from b2ref import Report, BIN, TMP, MPIEXEC, SAN, run_bounded, write_edges
@@ -19,16 +19,7 @@ LIMIT = 120
 def run(np_, args, vlimit=None):
     c = [os.path.join(BIN, "partition2d")] + [str(a) for a in args]
     c = (MPIEXEC.split() + ["-n", str(np_)] + c) if np_ > 1 else c
-    if vlimit is None:
-        return run_bounded(c, LIMIT)
-    p = subprocess.Popen(c, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-                         preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (vlimit, vlimit)))
-    try:
-        out, err = p.communicate(timeout=LIMIT)
-        return p.returncode, out, err
-    except subprocess.TimeoutExpired:
-        os.killpg(p.pid, 9)
-        return None, "", ""
+    return run_bounded(c, LIMIT, rlimit=None if vlimit is None else (resource.RLIMIT_AS, vlimit))
 
 
 def same(a, b):
