@@ -317,10 +317,8 @@ def signals():
 
 
 T = TMP
-ONLY = os.environ.get("B2_TEST_ONLY")  # one part while working on it
 if setup():
     for part in (options, userblock, integers, strings, per_rank, signals):
-        if not ONLY or ONLY == part.__name__:
-            part()
+        part()
 else:
     rep.check("setup", False, "inputs could not be made")
