@@ -99,6 +99,13 @@ int b2_tmp_register(const char *tmp, const char *path, int is_dir);
 void b2_tmp_forget(const char *tmp);
 /* The target a registered temporary stands for (tmp itself if none). */
 const char *b2_tmp_final(const char *tmp);
+/* Signal set-up (b2_init): handler for SIGINT, SIGTERM, SIGHUP; SIGPIPE and
+ * SIGXFSZ ignored, so that the write meeting them fails (EPIPE, EFBIG) and
+ * is reported as any failed write. */
+void b2_signals_init(void (*handler)(int));
+/* Flushes standard output (b2_finish): B2_EIO with "cannot write standard
+ * output: REASON" when any write to it failed (a reader that quit). */
+int b2_stdout_close(void);
 /* Async-signal-safe: unlinks the registered files, removes the directories. */
 void b2_tmp_remove_all(void);
 /* The temporary name for path, made by this process; also removes
@@ -108,6 +115,18 @@ int b2_tmp_name(char *tmp, size_t n, const char *path);
  * and hashed when long, so that the name stays within 255 bytes with up to
  * 40 more appended). */
 int b2_side_name(char *out, size_t n, const char *path, const char *tag);
+
+/* The file an output named path is written as: path itself, or where a
+ * symbolic link (chain) leads, also when that file does not exist yet
+ * (a relative target from the link's directory), so that the link stays
+ * and its temporary and lock lie beside the file replaced. Caller frees;
+ * NULL when out of memory. b2_fout_open and b2_h5_create write there. */
+char *b2_output_target(const char *path);
+/* The lock file of output path (bfs-report --append): DIR/.BASE.lock beside
+ * b2_output_target(path), BASE cut and hashed as in b2_side_name when long,
+ * so that a table name of up to 255 bytes has a lock, and every link to one
+ * table gives the same lock. Caller frees *out. */
+int b2_lock_name(char **out, const char *path);
 
 /* Inputs and outputs are regular files (docs/DESIGN.md "Outputs"). An
  * input that exists and is not one (a FIFO, a device, a directory) is
@@ -258,6 +277,19 @@ int b2_parse_choice(int *out, const char *s, const char *what, const char *const
 int b2_parse_doubles(double *out, int *n, int max, const char *s, const char *what);
 
 /* ---- MPI and time (mpiutil.c) ------------------------------------------- */
+/* How loaded the job's nodes are (collective over MPI_COMM_WORLD): the most
+ * ranks on one node, the most threads of one rank (threads: this rank's,
+ * e.g. omp_get_max_threads() where it runs OpenMP teams, else 1), the
+ * fewest cores of a node (online processors), and whether some node runs
+ * more threads (ranks x threads, summed over its ranks) than it has cores. */
+typedef struct b2_node_load {
+	int64_t ranks_per_node, threads_per_rank, cores_per_node;
+	int oversubscribed;
+} b2_node_load;
+int b2_node_load_get(b2_node_load *nl, int threads);
+/* One warning on rank 0 when nl is oversubscribed: "R ranks [x T threads]
+ * on a node with C cores: WHAT is oversubscribed, so its times say little". */
+void b2_node_load_warn(const b2_node_load *nl, const char *what);
 double b2_now(void); /* seconds, monotonic */
 /* Contiguous share [lo, hi) of n items for part idx of parts. */
 void b2_share(uint64_t *lo, uint64_t *hi, uint64_t n, int parts, int idx);

@@ -68,6 +68,37 @@ void b2_tmp_remove_all(void)
 			rmdir(reg[i].tmp);
 }
 
+/* ---- signals ----------------------------------------------------------------
+ * SIGINT, SIGTERM and SIGHUP remove the registered temporaries and lock
+ * files, then end the process as the signal would (handler). SIGXFSZ (a file
+ * size limit, ulimit -f) and SIGPIPE (a reader of standard output that quit,
+ * a pager) are ignored instead: the write that met them fails with EFBIG or
+ * EPIPE, and the program reports it like any failed write (exit 4 naming the
+ * file; temporaries and locks removed on the way out, outputs all or none:
+ * bfs-report's --append row is not added when its report could not be
+ * delivered, and it says so). A failed write to standard output that its
+ * program did not report is reported at exit (b2_stdout_close): exit 4. */
+void b2_signals_init(void (*handler)(int))
+{
+	signal(SIGINT, handler);
+	signal(SIGTERM, handler);
+	signal(SIGHUP, handler);
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN);
+}
+
+int b2_stdout_close(void)
+{
+	int bad = fflush(stdout) != 0, err = errno;
+	if (!bad && ferror(stdout))
+		bad = 1, err = EIO;
+	if (!bad)
+		return 0;
+	clearerr(stdout);
+	return b2_err(B2_EIO, "cannot write standard output: %s%s", strerror(err),
+	              err == EPIPE ? " (its reader quit before the end)" : "");
+}
+
 /* ---- temporary names ------------------------------------------------------- */
 
 /* This host's name as it goes into temporaries: no '/' or odd characters,
@@ -174,6 +205,69 @@ done:
 	return error;
 }
 
+/* ---- where an output goes ------------------------------------------------------ */
+
+char *b2_output_target(const char *path)
+{
+	struct stat st;
+	char *cur = strdup(path);
+	/* SYMLOOP_MAX is often undefined; 40 is Linux's own bound */
+	for (int hop = 0; cur && hop < 40; hop++) {
+		if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
+			return cur;
+		char *r = realpath(cur, NULL);
+		if (r) { /* the whole chain resolves: its last name */
+			free(cur);
+			return r;
+		}
+		/* a link to a name not there yet: follow it by hand, a relative
+		 * target from the link's own directory */
+		char link[PATH_MAX];
+		ssize_t n = readlink(cur, link, sizeof link - 1);
+		if (n < 0) {
+			free(cur);
+			return strdup(path);
+		}
+		link[n] = 0;
+		char *d = strdup(cur), *next = NULL;
+		if (d && link[0] != '/') {
+			const char *dir = dirname(d);
+			size_t len = strlen(dir) + strlen(link) + 2;
+			if ((next = malloc(len)) != NULL)
+				snprintf(next, len, "%s/%s", dir, link);
+		} else if (d) {
+			next = strdup(link);
+		}
+		free(d);
+		free(cur);
+		cur = next;
+	}
+	if (cur) { /* a loop: left to the open, which names it (ELOOP) */
+		free(cur);
+		cur = strdup(path);
+	}
+	return cur;
+}
+
+int b2_lock_name(char **out, const char *path)
+{
+	int error = 0;
+	char *t = b2_output_target(path);
+	size_t n = (t ? strlen(t) : 0) + 32;
+	*out = NULL;
+	if (!t)
+		return b2_err(B2_EIO, "out of host memory");
+	B2_TRY(b2_alloc(out, n, "file name"));
+	B2_TRY(b2_side_name(*out, n, t, "lock"));
+done:
+	if (error) {
+		free(*out);
+		*out = NULL;
+	}
+	free(t);
+	return error;
+}
+
 /* ---- what may be read and written --------------------------------------------- */
 
 static const char *kind_name(mode_t m)
@@ -209,27 +303,36 @@ static int output_problem(char *msg, size_t n, const char *what, const char *pat
 	struct stat st;
 	size_t len = strlen(path);
 	int error = 0;
-	char *d1 = NULL, *d2 = NULL;
+	char *d1 = NULL, *d2 = NULL, *target = NULL;
 	if (len == 0)
 		return snprintf(msg, n, "%s: an empty file name", what), B2_EUSAGE;
 	if (!is_dir && path[len - 1] == '/')
 		return snprintf(msg, n, "%s %s: not a file name (it ends in '/')", what, path), B2_EUSAGE;
+	/* through a symbolic link, the file it names is written: its directory
+	 * must take the new name */
+	if ((target = b2_output_target(path)) == NULL)
+		return snprintf(msg, n, "out of host memory"), B2_EIO;
 	if (stat(path, &st) == 0) {
 		if (is_dir ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode))
 			goto dir; /* the directory it is in must still take new names */
 		if (S_ISREG(st.st_mode)) /* a file where a directory output goes */
-			return snprintf(msg, n, "cannot write %s: %s", path, strerror(ENOTDIR)), B2_EIO;
-		if (S_ISDIR(st.st_mode))
-			return snprintf(msg, n, "cannot write %s: %s: outputs are regular files", path,
-			                strerror(EISDIR)), B2_EUSAGE;
-		return snprintf(msg, n, "%s %s is %s, not a regular file: refusing to replace it "
-		                "(outputs are regular files)", what, path, kind_name(st.st_mode)), B2_EUSAGE;
+			error = B2_EIO, snprintf(msg, n, "cannot write %s: %s", path, strerror(ENOTDIR));
+		else if (S_ISDIR(st.st_mode))
+			error = B2_EUSAGE, snprintf(msg, n, "cannot write %s: %s: outputs are regular files",
+			                            path, strerror(EISDIR));
+		else
+			error = B2_EUSAGE, snprintf(msg, n, "%s %s is %s, not a regular file: refusing to "
+			                            "replace it (outputs are regular files)", what, path,
+			                            kind_name(st.st_mode));
+		goto done;
 	} else if (errno != ENOENT) {
-		return snprintf(msg, n, "cannot write %s: %s", path, strerror(errno)), B2_EIO;
+		error = B2_EIO;
+		snprintf(msg, n, "cannot write %s: %s", path, strerror(errno));
+		goto done;
 	}
 dir:
-	d1 = strdup(path);
-	d2 = strdup(path);
+	d1 = strdup(target);
+	d2 = strdup(target);
 	if (!d1 || !d2) {
 		error = B2_EIO;
 		snprintf(msg, n, "out of host memory");
@@ -257,6 +360,7 @@ dir:
 done:
 	free(d1);
 	free(d2);
+	free(target);
 	return error;
 }
 
@@ -376,10 +480,12 @@ int b2_fout_open(b2_fout *o, const char *path)
 {
 	int error = 0;
 	memset(o, 0, sizeof *o);
-	size_t n = strlen(path) + 160;
-	B2_TRY(b2_alloc(&o->path, strlen(path) + 1, "file name"));
-	memcpy(o->path, path, strlen(path) + 1);
 	B2_TRY(b2_output_ok("output", path, 0));
+	/* a symbolic link stays, and the file it names is replaced */
+	if ((o->path = b2_output_target(path)) == NULL)
+		B2_FAIL(B2_EIO, "out of host memory");
+	path = o->path;
+	size_t n = strlen(path) + 160;
 	B2_TRY(b2_alloc(&o->tmp, n, "file name"));
 	B2_TRY(b2_tmp_name(o->tmp, n, path));
 	B2_TRY(b2_tmp_register(o->tmp, path, 0));

@@ -57,7 +57,7 @@ static herr_t reason_cb(unsigned k, const H5E_error2_t *e, void *data)
 	return 0;
 }
 
-static void h5_reason(char *buf, size_t n, const char *path)
+void b2_h5_reason(char *buf, size_t n, const char *path)
 {
 	reason_buf r = {buf, n};
 	buf[0] = 0;
@@ -92,7 +92,7 @@ int b2_h5_write_err(hid_t obj, const char *fmt, ...)
 	vsnprintf(what, sizeof what, fmt, ap);
 	va_end(ap);
 	obj_file(f, sizeof f, obj);
-	h5_reason(why, sizeof why, f);
+	b2_h5_reason(why, sizeof why, f);
 	return b2_err(B2_EIO, "cannot write %s: %s: %s", f, what, why);
 }
 
@@ -125,7 +125,7 @@ static int comm_rank(MPI_Comm comm)
 	return r;
 }
 
-static hid_t make_fapl(MPI_Comm comm)
+hid_t b2_h5_fapl(MPI_Comm comm)
 {
 	hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
 	if (fapl < 0)
@@ -165,19 +165,27 @@ int b2_h5_create(b2_h5out *out, const char *path, MPI_Comm comm, const char *for
 {
 	int error = 0;
 	hid_t fapl = -1;
-	char tmp[4096] = "";
+	char tmp[4096] = "", target[4096] = "";
 	memset(out, 0, sizeof *out);
 	out->file = -1;
 	out->comm = comm;
 	if (comm_rank(comm) == 0) {
 		error = b2_output_ok("-o", path, 0);
+		char *t = error ? NULL : b2_output_target(path);
+		if (!error && (!t || strlen(t) >= sizeof target))
+			error = b2_err(B2_EIO, "cannot write %s: %s", path, t ? strerror(ENAMETOOLONG) : "out of host memory");
+		if (!error) /* through a symbolic link: the file it names */
+			snprintf(target, sizeof target, "%s", t);
+		free(t);
 		if (!error)
-			error = b2_tmp_name(tmp, sizeof tmp, path);
+			error = b2_tmp_name(tmp, sizeof tmp, target);
 	}
 	/* every rank knows the temporary, so that any of them removes it */
 	B2_TRY(b2_mpi_ok(MPI_Bcast(&error, 1, MPI_INT, 0, comm), "MPI_Bcast"));
 	B2_TRY(error);
 	B2_TRY(b2_mpi_ok(MPI_Bcast(tmp, sizeof tmp, MPI_CHAR, 0, comm), "MPI_Bcast"));
+	B2_TRY(b2_mpi_ok(MPI_Bcast(target, sizeof target, MPI_CHAR, 0, comm), "MPI_Bcast"));
+	path = target;
 	out->path = xstrdup(path);
 	out->tmp_path = xstrdup(tmp);
 	if (!out->path || !out->tmp_path)
@@ -185,14 +193,14 @@ int b2_h5_create(b2_h5out *out, const char *path, MPI_Comm comm, const char *for
 	error = b2_tmp_register(tmp, path, 0);
 	/* also: no rank creates the file before every rank can remove it */
 	B2_TRY(b2_agree(error, comm));
-	fapl = make_fapl(comm);
+	fapl = b2_h5_fapl(comm);
 	if (fapl < 0)
 		B2_FAIL(B2_EIO, "cannot set up HDF5 file access for %s", path);
 	out->file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
 	{
 		char why[256] = "it failed on another rank";
 		if (out->file < 0)
-			h5_reason(why, sizeof why, path);
+			b2_h5_reason(why, sizeof why, path);
 		if (b2_agree(out->file < 0 ? B2_EIO : 0, comm))
 			B2_FAIL0(B2_EIO, "cannot create %s (temporary %s): %s", path, tmp, why);
 	}
@@ -225,7 +233,7 @@ int b2_h5_close(b2_h5out *out, hid_t *obj, int error)
 	herr_t rc = H5Iget_type(*obj) == H5I_GROUP ? H5Gclose(*obj) : H5Dclose(*obj);
 	*obj = -1;
 	if (rc < 0) {
-		h5_reason(why, sizeof why, out->path);
+		b2_h5_reason(why, sizeof why, out->path);
 		error = b2_err(B2_EIO, "cannot write %s: finishing %s failed: %s", out->path, name, why);
 	}
 	return error;
@@ -274,14 +282,14 @@ int b2_h5_commit(b2_h5out *out, int error)
 		/* a flush first: a failure shows up here, while the file can still
 		 * be given up rather than closed */
 		if (H5Fflush(out->file, H5F_SCOPE_GLOBAL) < 0) {
-			h5_reason(why, sizeof why, out->path);
+			b2_h5_reason(why, sizeof why, out->path);
 			error = b2_err(B2_EIO, "cannot write %s: %s", out->path, why);
 		}
 		error = b2_agree(error, out->comm);
 	}
 	if (!error) {
 		if (H5Fclose(out->file) < 0) {
-			h5_reason(why, sizeof why, out->path);
+			b2_h5_reason(why, sizeof why, out->path);
 			error = b2_err(B2_EIO, "cannot write %s: closing it failed: %s", out->path, why);
 			/* HDF5 1.10 leaves a file whose close failed half torn down, and
 			 * would crash closing it again when MPI_Finalize ends the library */
@@ -312,110 +320,6 @@ int b2_h5_commit(b2_h5out *out, int error)
 	free(out->path);
 	free(out->tmp_path);
 	out->path = out->tmp_path = NULL;
-	return error;
-}
-
-int b2_h5_format(char *out, size_t outsz, hid_t file, const char *where)
-{
-	out[0] = 0;
-	if (H5Aexists(file, "format") <= 0)
-		return 0;
-	char *s = NULL;
-	int error = b2_attr_get_str(&s, file, "format", where);
-	if (!error)
-		snprintf(out, outsz, "%s", s);
-	free(s);
-	return error;
-}
-
-/* The newest format_version of each bfs2d format that this build reads
- * (docs/FORMATS.md); writers pass the same number to b2_h5_create. */
-static const struct {
-	const char *format;
-	int64_t version;
-} known_formats[] = {
-	{"bfs2d-edges", 1}, {"bfs2d-partition", 1}, {"bfs2d-bfs", 1}, {"bfs2d-validation", 1},
-};
-
-int64_t b2_format_version(const char *format)
-{
-	for (size_t k = 0; k < sizeof known_formats / sizeof *known_formats; k++)
-		if (!strcmp(format, known_formats[k].format))
-			return known_formats[k].version;
-	return 0;
-}
-
-/* A file of a known format whose format_version is newer than this build
- * reads is refused: its layout may mean something else. Files without the
- * attribute (written by other tools) are taken as version 1. */
-static int check_version(hid_t file, const char *path, const char *fmt)
-{
-	int64_t known = b2_format_version(fmt), v = 1;
-	int error = 0;
-	if (known == 0)
-		return 0;
-	B2_TRY(b2_attr_opt_i64(&v, NULL, file, "format_version", path, 1));
-	if (v < 1)
-		B2_FAIL0(B2_EDATA, "%s: attribute format_version is %lld, expected a version >= 1",
-		         path, (long long)v);
-	if (v > known)
-		B2_FAIL0(B2_EDATA, "%s: %s format_version %lld is newer than this %s reads (%lld at most): "
-		         "it needs a newer bfs2d", path, fmt, (long long)v, b2_prog, (long long)known);
-done:
-	return error;
-}
-
-int b2_h5_open(hid_t *file, const char *path, MPI_Comm comm, const char *expect)
-{
-	int error = 0, why = 0; /* 1 cannot open, 2 not hdf5 */
-	hid_t fapl = -1;
-	*file = -1;
-	if (comm_rank(comm) == 0) {
-		/* a FIFO or a device is refused before it is opened: opening one
-		 * can wait for a writer, or act on the device */
-		struct stat st;
-		int fd = stat(path, &st) != 0 ? -1 : !S_ISREG(st.st_mode) ? -2
-		         : open(path, O_RDONLY | O_NONBLOCK);
-		if (fd == -1)
-			why = 1, b2_err(B2_EIO, "cannot open %s: %s", path, strerror(errno));
-		else if (fd == -2 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
-			why = 3, b2_input_mode_ok(path, st.st_mode);
-		if (fd >= 0) {
-			char sig[8] = {0};
-			ssize_t n = why ? 8 : read(fd, sig, 8);
-			close(fd);
-			if (!why && (n != 8 || memcmp(sig, "\211HDF\r\n\032\n", 8) != 0))
-				why = 2;
-		}
-		if (why == 2)
-			b2_err(B2_EDATA, "%s: not an HDF5 file (expected a bfs2d %s file)", path,
-			       expect ? expect : "HDF5");
-	}
-	MPI_Bcast(&why, 1, MPI_INT, 0, comm);
-	if (why)
-		return why == 2 ? B2_EDATA : why == 3 ? B2_EUSAGE : B2_EIO;
-	fapl = make_fapl(comm);
-	if (fapl < 0)
-		B2_FAIL(B2_EIO, "cannot set up HDF5 file access for %s", path);
-	*file = H5Fopen(path, H5F_ACC_RDONLY, fapl);
-	error = b2_agree(*file < 0 ? B2_EDATA : 0, comm);
-	if (error) {
-		b2_err0(B2_EDATA, "%s: cannot be read as HDF5 (truncated or corrupt?)", path);
-		goto done;
-	}
-	char fmt[128];
-	B2_TRY(b2_h5_format(fmt, sizeof fmt, *file, path));
-	if (expect && strcmp(fmt, expect) != 0)
-		B2_FAIL0(B2_EDATA, "%s: not a %s file (its format attribute is '%s')", path, expect,
-		         fmt[0] ? fmt : "(none)");
-	B2_TRY(check_version(*file, path, fmt));
-done:
-	if (fapl >= 0)
-		H5Pclose(fapl);
-	if (error && *file >= 0) {
-		H5Fclose(*file);
-		*file = -1;
-	}
 	return error;
 }
 
@@ -494,217 +398,6 @@ int b2_attr_put_strv(hid_t obj, const char *name, const char *const *val, size_t
 	H5Tclose(t);
 done:
 	free(buf);
-	return error;
-}
-
-int b2_attr_exists(hid_t obj, const char *name) { return H5Aexists(obj, name) > 0; }
-
-static int attr_get(void *out, size_t n, hid_t obj, const char *name, hid_t memtype,
-                    H5T_class_t cls, const char *where)
-{
-	int error = 0;
-	hid_t a = -1, s = -1, t = -1;
-	if (H5Aexists(obj, name) <= 0)
-		B2_FAIL0(B2_EDATA, "%s: attribute '%s' is missing", where, name);
-	a = H5Aopen(obj, name, H5P_DEFAULT);
-	s = a >= 0 ? H5Aget_space(a) : -1;
-	t = a >= 0 ? H5Aget_type(a) : -1;
-	if (a < 0 || s < 0 || t < 0)
-		B2_FAIL0(B2_EDATA, "%s: cannot read attribute '%s'", where, name);
-	hssize_t np = H5Sget_simple_extent_npoints(s);
-	if (H5Tget_class(t) != cls || np != (hssize_t)n)
-		B2_FAIL0(B2_EDATA, "%s: attribute '%s' has the wrong type or size (expected %zu %s)",
-		         where, name, n, cls == H5T_FLOAT ? "float" : "integer");
-	if (H5Aread(a, memtype, out) < 0)
-		B2_FAIL0(B2_EDATA, "%s: cannot read attribute '%s'", where, name);
-done:
-	if (t >= 0) H5Tclose(t);
-	if (s >= 0) H5Sclose(s);
-	if (a >= 0) H5Aclose(a);
-	return error;
-}
-
-int b2_attr_get_i64(int64_t *out, hid_t obj, const char *name, const char *where)
-{
-	return attr_get(out, 1, obj, name, H5T_NATIVE_INT64, H5T_INTEGER, where);
-}
-int b2_attr_get_u64(uint64_t *out, hid_t obj, const char *name, const char *where)
-{
-	return attr_get(out, 1, obj, name, H5T_NATIVE_UINT64, H5T_INTEGER, where);
-}
-int b2_attr_get_f64(double *out, hid_t obj, const char *name, const char *where)
-{
-	return attr_get(out, 1, obj, name, H5T_NATIVE_DOUBLE, H5T_FLOAT, where);
-}
-int b2_attr_get_i64v(int64_t *out, size_t n, hid_t obj, const char *name, const char *where)
-{
-	return attr_get(out, n, obj, name, H5T_NATIVE_INT64, H5T_INTEGER, where);
-}
-int b2_attr_get_f64v(double *out, size_t n, hid_t obj, const char *name, const char *where)
-{
-	return attr_get(out, n, obj, name, H5T_NATIVE_DOUBLE, H5T_FLOAT, where);
-}
-
-/* A memory string type of `size` bytes (or H5T_VARIABLE) in the character set
- * of the stored type: HDF5 converts no string between ASCII and UTF-8, and
- * h5py stores str values as UTF-8 variable-length strings. */
-static hid_t str_memtype(hid_t stored, size_t size)
-{
-	hid_t mt = H5Tcopy(H5T_C_S1);
-	H5T_cset_t cset = H5Tget_cset(stored);
-	if (mt < 0)
-		return mt;
-	if (H5Tset_size(mt, size) < 0 || (cset >= 0 && H5Tset_cset(mt, cset) < 0) ||
-	    (size != H5T_VARIABLE && H5Tset_strpad(mt, H5T_STR_NULLTERM) < 0)) {
-		H5Tclose(mt);
-		return -1;
-	}
-	return mt;
-}
-
-int b2_attr_get_strv(char ***out, size_t *n, hid_t obj, const char *name, const char *where)
-{
-	int error = 0;
-	hid_t a = -1, s = -1, t = -1, mt = -1;
-	char *buf = NULL, **vbuf = NULL, **list = NULL;
-	hssize_t np = 0;
-	int vl = 0;
-	*out = NULL;
-	*n = 0;
-	if (H5Aexists(obj, name) <= 0)
-		B2_FAIL0(B2_EDATA, "%s: attribute '%s' is missing", where, name);
-	a = H5Aopen(obj, name, H5P_DEFAULT);
-	s = a >= 0 ? H5Aget_space(a) : -1;
-	t = a >= 0 ? H5Aget_type(a) : -1;
-	if (s < 0 || t < 0 || H5Tget_class(t) != H5T_STRING)
-		B2_FAIL0(B2_EDATA, "%s: attribute '%s' is not a string or a list of strings", where, name);
-	np = H5Sget_simple_extent_npoints(s);
-	if (np <= 0 || np > 1000000)
-		B2_FAIL0(B2_EDATA, "%s: attribute '%s' has %lld strings", where, name, (long long)np);
-	vl = H5Tis_variable_str(t) > 0;
-	size_t sz = vl ? 0 : H5Tget_size(t);
-	mt = str_memtype(t, vl ? H5T_VARIABLE : sz + 1);
-	if (mt < 0)
-		B2_FAIL0(B2_EDATA, "%s: cannot read attribute '%s'", where, name);
-	B2_TRY(b2_calloc(&list, (size_t)np, sizeof *list, name));
-	if (vl) {
-		B2_TRY(b2_calloc(&vbuf, (size_t)np, sizeof *vbuf, name));
-		if (H5Aread(a, mt, vbuf) < 0) {
-			free(vbuf); /* nothing to reclaim */
-			vbuf = NULL;
-			B2_FAIL0(B2_EDATA, "%s: cannot read attribute '%s'", where, name);
-		}
-		for (hssize_t i = 0; i < np && !error; i++)
-			if ((list[i] = strdup(vbuf[i] ? vbuf[i] : "")) == NULL)
-				error = b2_err(B2_EIO, "out of host memory for attribute '%s'", name);
-		H5Dvlen_reclaim(mt, s, H5P_DEFAULT, vbuf);
-		if (error)
-			goto done;
-	} else {
-		/* one byte more than stored per string, NUL-terminated: a NULLPAD
-		 * string that fills its size (as h5py writes them) keeps its last
-		 * character */
-		B2_TRY(b2_calloc(&buf, (size_t)np, sz + 1, name));
-		if (H5Aread(a, mt, buf) < 0)
-			B2_FAIL0(B2_EDATA, "%s: cannot read attribute '%s'", where, name);
-		for (hssize_t i = 0; i < np; i++)
-			if ((list[i] = strdup(buf + (size_t)i * (sz + 1))) == NULL)
-				B2_FAIL(B2_EIO, "out of host memory for attribute '%s'", name);
-	}
-	*out = list;
-	*n = (size_t)np;
-	list = NULL;
-done:
-	if (list) {
-		for (hssize_t i = 0; i < np; i++)
-			free(list[i]);
-		free(list);
-	}
-	free(buf);
-	free(vbuf);
-	if (mt >= 0) H5Tclose(mt);
-	if (t >= 0) H5Tclose(t);
-	if (s >= 0) H5Sclose(s);
-	if (a >= 0) H5Aclose(a);
-	return error;
-}
-
-int b2_attr_get_str(char **out, hid_t obj, const char *name, const char *where)
-{
-	int error = 0;
-	char **list = NULL;
-	size_t n = 0;
-	*out = NULL;
-	B2_TRY(b2_attr_get_strv(&list, &n, obj, name, where));
-	if (n != 1)
-		B2_FAIL0(B2_EDATA, "%s: attribute '%s' has %zu strings, expected one", where, name, n);
-	*out = list[0];
-	list[0] = NULL;
-done:
-	for (size_t i = 0; i < n; i++)
-		free(list[i]);
-	free(list);
-	return error;
-}
-
-int b2_attr_opt_i64(int64_t *out, int *present, hid_t obj, const char *name, const char *where,
-                    int64_t dflt)
-{
-	int has = b2_attr_exists(obj, name);
-	*out = dflt;
-	if (present)
-		*present = has;
-	return has ? b2_attr_get_i64(out, obj, name, where) : 0;
-}
-
-int b2_attr_opt_f64(double *out, int *present, hid_t obj, const char *name, const char *where,
-                    double dflt)
-{
-	int has = b2_attr_exists(obj, name);
-	*out = dflt;
-	if (present)
-		*present = has;
-	return has ? b2_attr_get_f64(out, obj, name, where) : 0;
-}
-
-int b2_attr_opt_str(char **out, hid_t obj, const char *name, const char *where)
-{
-	*out = NULL;
-	return b2_attr_exists(obj, name) ? b2_attr_get_str(out, obj, name, where) : 0;
-}
-
-int b2_attr_copy(hid_t dst, hid_t src, const char *name, const char *where)
-{
-	int error = 0;
-	hid_t a = -1, t = -1;
-	H5T_class_t cls;
-	if (!b2_attr_exists(src, name))
-		return 0;
-	a = H5Aopen(src, name, H5P_DEFAULT);
-	t = a >= 0 ? H5Aget_type(a) : -1;
-	if (t < 0)
-		B2_FAIL0(B2_EDATA, "%s: cannot read attribute '%s'", where, name);
-	cls = H5Tget_class(t);
-	if (cls == H5T_INTEGER && H5Tget_sign(t) == H5T_SGN_NONE) {
-		uint64_t x;
-		B2_TRY(b2_attr_get_u64(&x, src, name, where));
-		B2_TRY(b2_attr_put_u64(dst, name, x));
-	} else if (cls == H5T_INTEGER) {
-		int64_t x;
-		B2_TRY(b2_attr_get_i64(&x, src, name, where));
-		B2_TRY(b2_attr_put_i64(dst, name, x));
-	} else if (cls == H5T_FLOAT) {
-		double x;
-		B2_TRY(b2_attr_get_f64(&x, src, name, where));
-		B2_TRY(b2_attr_put_f64(dst, name, x));
-	} else {
-		B2_FAIL0(B2_EDATA, "%s: attribute '%s' is not a number", where, name);
-	}
-done:
-	if (t >= 0)
-		H5Tclose(t);
-	if (a >= 0)
-		H5Aclose(a);
 	return error;
 }
 

@@ -49,6 +49,12 @@ int b2_h5_close(b2_h5out *out, hid_t *obj, int error);
  * (FILE: the output's name, not its temporary's; REASON from HDF5's error
  * stack) and returns B2_EIO. */
 int b2_h5_write_err(hid_t obj, const char *fmt, ...) B2_PRINTF(2, 3);
+/* The reason under the newest HDF5 failure (an errno, what MPI-IO said;
+ * for an output path, a full disk); "HDF5 gave no reason" when none. */
+void b2_h5_reason(char *buf, size_t n, const char *path);
+/* A file-access list for comm: MPI-IO with several ranks (collective
+ * metadata), POSIX with one. */
+hid_t b2_h5_fapl(MPI_Comm comm);
 /* Fails with B2_EIO naming path, the need and what is free when the
  * directory of path has fewer than `bytes` bytes free (checked before
  * writing, so a full disk is reported before anything is written). */
@@ -58,7 +64,9 @@ int b2_check_space(const char *path, uint64_t bytes);
 extern int b2_h5_poisoned;
 
 /* Collective over comm. Opens read-only; B2_EIO if the file cannot be opened
- * (missing, no permission), B2_EDATA if it is not HDF5 / truncated, if its
+ * on some rank (missing, no permission: that rank and the reason named),
+ * B2_EUSAGE if it is not a regular file, B2_EDATA if it is not HDF5 (no
+ * signature at 0 or after a user block of 512 * 2^k bytes) / truncated, if its
  * `format` attribute is not expect_format (the message names what was found;
  * expect_format NULL: any format), or if its `format_version` is newer than
  * b2_format_version(format) (both numbers named). */
@@ -69,6 +77,13 @@ int b2_h5_format(char *out, size_t outsz, hid_t file, const char *where);
 /* The newest format_version of a bfs2d format this build reads; 0 for a
  * format it does not know. */
 int64_t b2_format_version(const char *format);
+
+/* A string read from an input's attribute (every b2_attr_get_str*): at most
+ * B2_ATTR_STR_MAX bytes (an output copying it must be able to store it), and
+ * an attribute whose name ends in run_id holds 32 lowercase hex digits;
+ * else B2_EDATA naming `where` and the attribute. */
+#define B2_ATTR_STR_MAX 16384
+int b2_input_str_ok(const char *s, const char *name, const char *where);
 
 /* Attributes on any object (file root included). Writes are collective and
  * must get the same value on every rank. Reads of a missing or mistyped

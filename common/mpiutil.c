@@ -122,6 +122,8 @@ int b2_init(int *argc, char ***argv, const char *prog)
 {
 	int provided;
 	b2_prog = prog;
+	/* before MPI_Init: its shared-memory files meet a file size limit too */
+	b2_signals_init(on_signal);
 	/* MPICH runs a singleton when started without mpiexec. */
 	if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
 		fprintf(stderr, "%s: MPI_Init failed\n", prog);
@@ -159,9 +161,6 @@ int b2_init(int *argc, char ***argv, const char *prog)
 	}
 	/* we report HDF5 failures ourselves, in one line */
 	H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGHUP, on_signal);
 	return 0;
 }
 
@@ -169,11 +168,14 @@ int b2_finish(int error)
 {
 	if (error == B2_EXIT_HELP)
 		error = 0;
+	if (!error)
+		error = b2_stdout_close();
+	else
+		fflush(stdout);
 	b2_error_seen(error);
 	error = b2_agree(error, MPI_COMM_WORLD);
 	if (error == B2_EXIT_HELP)
 		error = 0;
-	fflush(stdout);
 	fflush(stderr);
 	if (error)
 		b2_tmp_remove_all(); /* whatever path led here */
@@ -191,6 +193,48 @@ int b2_finish(int error)
 	}
 	MPI_Finalize();
 	return error;
+}
+
+int b2_node_load_get(b2_node_load *nl, int threads)
+{
+	int error = 0, nlocal = 1;
+	MPI_Comm node = MPI_COMM_NULL;
+	int64_t t = threads > 0 ? threads : 1, node_threads = t;
+	memset(nl, 0, sizeof *nl);
+	B2_TRY(b2_mpi_ok(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, b2_rank,
+	                                     MPI_INFO_NULL, &node), "MPI_Comm_split_type"));
+	MPI_Comm_size(node, &nlocal);
+	B2_TRY(b2_mpi_ok(MPI_Allreduce(&t, &node_threads, 1, MPI_INT64_T, MPI_SUM, node), "MPI_Allreduce"));
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	if (cores < 1)
+		cores = 1;
+	/* the most ranks, threads, the fewest cores, and whether any node is over */
+	int64_t v[4] = {nlocal, t, -(int64_t)cores, node_threads > cores};
+	B2_TRY(b2_mpi_ok(MPI_Allreduce(MPI_IN_PLACE, v, 4, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD),
+	                 "MPI_Allreduce"));
+	nl->ranks_per_node = v[0];
+	nl->threads_per_rank = v[1];
+	nl->cores_per_node = -v[2];
+	nl->oversubscribed = v[3] > 0;
+done:
+	if (node != MPI_COMM_NULL)
+		MPI_Comm_free(&node);
+	return error;
+}
+
+void b2_node_load_warn(const b2_node_load *nl, const char *what)
+{
+	if (!nl->oversubscribed)
+		return;
+	if (nl->threads_per_rank > 1)
+		b2_warn0("%lld ranks x %lld threads on a node with %lld cores: %s is oversubscribed, so its "
+		         "times say little (set OMP_NUM_THREADS, or run fewer ranks per node)",
+		         (long long)nl->ranks_per_node, (long long)nl->threads_per_rank,
+		         (long long)nl->cores_per_node, what);
+	else
+		b2_warn0("%lld ranks on a node with %lld cores: %s is oversubscribed, so its times say "
+		         "little (run fewer ranks per node)", (long long)nl->ranks_per_node,
+		         (long long)nl->cores_per_node, what);
 }
 
 double b2_now(void)

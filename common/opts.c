@@ -69,11 +69,23 @@ int b2_std_option(b2_stdopts *std, int c, const char *arg, const char *help)
 	}
 }
 
+/* Whether s starts as a number of the kind must: a digit, or for a signed
+ * kind a '-' and a digit. strto* skip leading blanks and take a sign, so
+ * " -1" would pass an unsigned parse as 2^64-1; a value is the number alone. */
+static int starts_number(const char *s, int sign)
+{
+	if (!s)
+		return 0;
+	if (sign && *s == '-')
+		s++;
+	return *s >= '0' && *s <= '9';
+}
+
 int b2_parse_u64(uint64_t *out, const char *s, const char *what, uint64_t min, uint64_t max)
 {
 	char *end;
 	errno = 0;
-	if (!s || !*s || *s == '-' || *s == '+')
+	if (!starts_number(s, 0))
 		return b2_usage_err("%s: expected a whole number from %llu to %llu, got '%s'", what,
 		                    (unsigned long long)min, (unsigned long long)max, s ? s : "");
 	unsigned long long v = strtoull(s, &end, 10);
@@ -88,8 +100,8 @@ int b2_parse_i64(int64_t *out, const char *s, const char *what, int64_t min, int
 {
 	char *end;
 	errno = 0;
-	long long v = s && *s ? strtoll(s, &end, 10) : 0;
-	if (!s || !*s || errno || *end || v < min || v > max)
+	long long v = starts_number(s, 1) ? strtoll(s, &end, 10) : 0;
+	if (!starts_number(s, 1) || errno || *end || v < min || v > max)
 		return b2_usage_err("%s: expected a whole number from %lld to %lld, got '%s'", what,
 		                    (long long)min, (long long)max, s ? s : "");
 	*out = v;
@@ -117,8 +129,11 @@ int b2_parse_double(double *out, const char *s, const char *what, double min, do
 {
 	char *end;
 	errno = 0;
-	double v = s && *s ? strtod(s, &end) : NAN;
-	if (!s || !*s || errno || *end || !(v >= min && v <= max))
+	/* a number, its sign or a point first (strtod skips blanks); "inf"
+	 * and "nan" fail the range */
+	int ok = s && ((*s >= '0' && *s <= '9') || *s == '-' || *s == '+' || *s == '.');
+	double v = ok ? strtod(s, &end) : NAN;
+	if (!ok || errno || *end || !(v >= min && v <= max))
 		return b2_usage_err("%s: expected a number from %g to %g, got '%s'", what, min, max,
 		                    s ? s : "");
 	*out = v;
@@ -133,7 +148,7 @@ int b2_parse_doubles(double *out, int *n, int max, const char *s, const char *wh
 		char *end;
 		errno = 0;
 		double v = strtod(p, &end);
-		if (end == p || errno || (*end && *end != ',') || k >= max || !isfinite(v))
+		if (end == p || !((*p >= '0' && *p <= '9') || *p == '-' || *p == '+' || *p == '.') || errno || (*end && *end != ',') || k >= max || !isfinite(v))
 			return b2_usage_err("%s: expected up to %d comma-separated numbers, got '%s'",
 			                    what, max, s);
 		out[k++] = v;

@@ -30,7 +30,7 @@ typedef struct snap_src {
 	int fd, gz;
 	uint64_t pos, end; /* plain: next offset to read, end of the range */
 	z_stream z;
-	int zinit, zdone, in_eof;
+	int zinit, zdone, in_eof, after_member; /* after_member: past a member's end */
 	unsigned char *zin;
 	size_t zin_cap;
 	char zmsg[300]; /* set with B2_EDATA: what is wrong with the gzip stream */

@@ -90,19 +90,26 @@ static int src_read_gz(snap_src *s, char *dst, size_t cap, size_t *got)
 		int rc = inflate(&s->z, Z_NO_FLUSH);
 		*got = before - s->z.avail_out;
 		if (rc == Z_STREAM_END) {
-			/* gzip allows several members one after the other */
+			/* gzip allows several members one after the other. The next
+			 * one may start anywhere in the buffer, its first byte the
+			 * buffer's last or the next read's first: inflate reads its
+			 * header from whatever input comes, so the member is never
+			 * judged on the bytes this buffer happens to hold */
 			if (s->z.avail_in == 0 && !s->in_eof)
 				B2_TRY(src_fill_in(s));
 			if (s->z.avail_in == 0) {
 				s->zdone = 1;
-			} else if (s->z.avail_in >= 2 && s->z.next_in[0] == 0x1f && s->z.next_in[1] == 0x8b) {
+			} else {
 				if (inflateReset(&s->z) != Z_OK)
 					B2_FAIL(B2_EIO, "cannot reset zlib for %s", s->path);
-			} else {
-				snprintf(s->zmsg, sizeof s->zmsg,
-				         "corrupt gzip stream: unexpected data after the end of the compressed stream");
-				{ error = B2_EDATA; goto done; }
+				s->after_member = 1;
 			}
+		} else if (rc == Z_DATA_ERROR && s->after_member && s->z.total_out == 0 && s->z.msg &&
+		           (strstr(s->z.msg, "header") || strstr(s->z.msg, "method"))) {
+			snprintf(s->zmsg, sizeof s->zmsg,
+			         "corrupt gzip stream: unexpected data after the end of the compressed stream");
+			error = B2_EDATA;
+			goto done;
 		} else if (rc == Z_MEM_ERROR) {
 			B2_FAIL(B2_EIO, "out of host memory inflating %s", s->path);
 		} else if (rc == Z_DATA_ERROR || rc == Z_NEED_DICT || rc == Z_STREAM_ERROR) {
@@ -112,8 +119,9 @@ static int src_read_gz(snap_src *s, char *dst, size_t cap, size_t *got)
 			goto done;
 		} else if (*got == 0 && s->z.avail_in == 0 && s->in_eof) {
 			/* Z_BUF_ERROR or Z_OK with nothing left to read: cut short */
-			snprintf(s->zmsg, sizeof s->zmsg,
-			         "truncated gzip stream: the file ends before the compressed data does");
+			snprintf(s->zmsg, sizeof s->zmsg, s->after_member && s->z.total_out == 0
+			         ? "corrupt gzip stream: unexpected data after the end of the compressed stream"
+			         : "truncated gzip stream: the file ends before the compressed data does");
 			error = B2_EDATA;
 			goto done;
 		}

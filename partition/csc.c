@@ -81,11 +81,21 @@ static int alloc_big(void *out, size_t bytes, const char *what)
 	return 0;
 }
 
+/* What sized a buffer of the budget, for an out-of-memory message. */
+static const char *budget(const part *pt, const char *what, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s (%s)", what, pt->mem_given ? "within --mem" :
+	         "within the default budget, a quarter of this node's memory per rank");
+	return buf;
+}
+
 int part_store_alloc(part *pt)
 {
 	int error = 0;
 	pt->spill_fd = pt->rows_fd = -1;
-	B2_TRY(alloc_big(&pt->keys, (pt->S ? pt->S : 1) * sizeof *pt->keys, "the edge store (--mem)"));
+	char why[160];
+	B2_TRY(alloc_big(&pt->keys, (pt->S ? pt->S : 1) * sizeof *pt->keys,
+	                 budget(pt, "the edge store", why, sizeof why)));
 	B2_TRY(b2_calloc(&pt->deg, pt->NC + 1, sizeof *pt->deg, "degree counts"));
 	B2_TRY(b2_alloc(&pt->cp, (pt->NC + 1) * sizeof *pt->cp, "column pointers"));
 done:
@@ -98,8 +108,10 @@ done:
 static int sort_store(part *pt, uint64_t **sorted, b2_progress *pr)
 {
 	int error = 0;
+	char why[160];
 	if (!pt->tmp)
-		B2_TRY(alloc_big(&pt->tmp, (pt->S ? pt->S : 1) * sizeof *pt->tmp, "sorting edges (--mem)"));
+		B2_TRY(alloc_big(&pt->tmp, (pt->S ? pt->S : 1) * sizeof *pt->tmp,
+		                 budget(pt, "sorting edges", why, sizeof why)));
 	/* the sort is most of the work after the routing: 0.8 of the progress */
 	*sorted = b2_radix_sort_progress(pt->keys, pt->tmp, pt->nkeys, pt->rowbits + pt->colbits, pr, 0, 0.8);
 done:

@@ -385,6 +385,7 @@ int main(int argc, char **argv)
 	pt.mem = dflt_mem;
 	if (mem_s)
 		B2_TRY(parse_bytes(&pt.mem, mem_s));
+	pt.mem_given = mem_s != NULL;
 	pt.edges_path = argv[optind];
 	pt.out_path = std.output;
 	B2_TRY(b2_check_output("-o", pt.out_path, (const char *const *)&argv[optind], 1, 0));
@@ -439,6 +440,14 @@ int main(int argc, char **argv)
 		if (T > tmax) T = tmax;
 		if (T > (uint64_t)(INT32_MAX / 2) / (uint64_t)pt.P) /* MPI's int counts */
 			T = (uint64_t)(INT32_MAX / 2) / (uint64_t)pt.P;
+		/* no more than the input needs: a rank reads at most ceil(M/P)
+		 * tuples, so one round and a store of its keys hold them all (the
+		 * budget is a bound, not a size: a small graph takes little) */
+		uint64_t Tin = (uint64_t)pt.M / (uint64_t)pt.P + 1;
+		if (T > Tin)
+			T = Tin;
+		if (T >= 1 && S > 2 * (uint64_t)pt.P * T)
+			S = 2 * (uint64_t)pt.P * T;
 		if (T < 1) {
 			error = b2_usage_err("--mem %llu: too small for %d ranks; give at least %llu bytes",
 			                     (unsigned long long)pt.mem, pt.P,

@@ -69,6 +69,7 @@ typedef struct part {
 	uint32_t *u_dest;    /* and the owner */
 	/* budget */
 	uint64_t mem;        /* bytes per rank */
+	int mem_given;       /* by --mem (messages name it only then) */
 	uint64_t S;          /* keys the store holds */
 	uint64_t T;          /* tuples read per rank per round */
 	/* owner state */

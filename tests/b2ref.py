@@ -52,12 +52,17 @@ def run(np_, prog, *args, check=True, **kw):
 # looks like a test that passed.
 SNAP_DIR = os.path.join(DATA, "snap")
 
-def run_bounded(cmd, limit, env=None):
+def run_bounded(cmd, limit, env=None, rlimit=None):
     """(exit code, stdout, stderr) of cmd; the exit code is None when it ran
     past `limit` seconds: its process group is killed, so a hang is a
-    result the test can assert on, not a stuck test."""
+    result the test can assert on, not a stuck test. rlimit: (resource,
+    value) set in the child first (a `ulimit` for the whole job)."""
+    pre = None
+    if rlimit is not None:
+        import resource
+        pre = lambda: resource.setrlimit(rlimit[0], (rlimit[1], rlimit[1]))
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                         env=env, start_new_session=True)
+                         env=env, start_new_session=True, preexec_fn=pre)
     try:
         out, err = p.communicate(timeout=limit)
         return p.returncode, out, err
