@@ -2,7 +2,6 @@
  * runs to one table, under a lock, once each. */
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -185,7 +184,8 @@ int print_csv_rows(FILE *f, run *runs, int nruns)
  * not a table of bfs-report. */
 #define HEADER_MAX 65536
 
-/* The table's lock: DIR/.NAME.lock beside it, held (flock) from reading the
+/* The table's lock: beside the file the table's name leads to (through
+ * symbolic links), its name shortened where too long (b2_lock_name), held (flock) from reading the
  * old rows until the new table replaced it, so that concurrent appends
  * queue rather than each replacing the table with its own copy. Its holder
  * removes it (unlock_table), so nothing stays beside the table; a process
@@ -194,15 +194,11 @@ int print_csv_rows(FILE *f, run *runs, int nruns)
 static int lock_table(int *fd, char **lockpath, const char *path)
 {
 	int error = 0;
-	char *d1 = strdup(path), *d2 = strdup(path), *lp = NULL;
+	char *lp = NULL;
 	struct stat a, b;
 	*fd = -1;
 	*lockpath = NULL;
-	if (!d1 || !d2)
-		B2_FAIL(B2_EIO, "out of host memory");
-	size_t n = strlen(path) + 16;
-	B2_TRY(b2_alloc(&lp, n, "file name"));
-	snprintf(lp, n, "%s/.%s.lock", dirname(d1), basename(d2));
+	B2_TRY(b2_lock_name(&lp, path));
 	for (;;) {
 		if ((*fd = open(lp, O_RDWR | O_CREAT | O_CLOEXEC, 0666)) < 0)
 			B2_FAIL(B2_EIO, "cannot lock %s: cannot create its lock file %s: %s", path, lp, strerror(errno));
@@ -222,8 +218,6 @@ done:
 		close(*fd);
 		*fd = -1;
 	}
-	free(d1);
-	free(d2);
 	free(lp);
 	return error;
 }

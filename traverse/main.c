@@ -342,30 +342,17 @@ done:
  * BFS file records it for the report. */
 static int node_facts(runfacts *rf, const b2_backend *be, int gpus_shared)
 {
-	int error = 0, nlocal = 1;
-	MPI_Comm node = MPI_COMM_NULL;
-	B2_TRY(b2_mpi_ok(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, b2_rank,
-	                                     MPI_INFO_NULL, &node), "MPI_Comm_split_type"));
-	MPI_Comm_size(node, &nlocal);
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-	rf->threads = be == &b2_cpu_backend ? omp_get_max_threads() : 1;
-	int64_t v[3] = {nlocal, -(int64_t)(cores > 0 ? cores : 1), nlocal * rf->threads > cores};
-	B2_TRY(b2_mpi_ok(MPI_Allreduce(MPI_IN_PLACE, v, 3, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD),
-	                 "MPI_Allreduce"));
-	rf->ranks_per_node = v[0];
-	rf->cores_per_node = -v[1];
-	if (be == &b2_cpu_backend) {
-		rf->oversubscribed = v[2] > 0;
-		if (rf->oversubscribed)
-			b2_warn0("%lld ranks x %lld threads on a node with %lld cores: the CPU backend is "
-			         "oversubscribed, so its times and scaling efficiencies say little (the report "
-			         "marks this run)", (long long)rf->ranks_per_node, (long long)rf->threads,
-			         (long long)rf->cores_per_node);
-	} else
-		rf->oversubscribed = gpus_shared;
+	int error = 0;
+	b2_node_load nl;
+	const int cpu = be == &b2_cpu_backend;
+	B2_TRY(b2_node_load_get(&nl, cpu ? omp_get_max_threads() : 1));
+	rf->ranks_per_node = nl.ranks_per_node;
+	rf->cores_per_node = nl.cores_per_node;
+	rf->threads = nl.threads_per_rank;
+	rf->oversubscribed = cpu ? nl.oversubscribed : gpus_shared;
+	if (cpu)
+		b2_node_load_warn(&nl, "the CPU backend (the report marks this run)");
 done:
-	if (node != MPI_COMM_NULL)
-		MPI_Comm_free(&node);
 	return error;
 }
 
