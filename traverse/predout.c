@@ -70,6 +70,7 @@ static int copy_in(void *arg, const char *tmp_path)
 {
 	int error = 0;
 	b2_predout *po = arg;
+	double t0 = b2_now();
 	hid_t f = H5Fopen(tmp_path, H5F_ACC_RDWR, H5P_DEFAULT);
 	if (f < 0)
 		return b2_err(B2_EIO, "cannot write %s: reopening it to add /pred failed",
@@ -79,6 +80,7 @@ static int copy_in(void *arg, const char *tmp_path)
 	if (H5Fclose(f) < 0 && !error)
 		error = b2_err(B2_EIO, "cannot write %s: closing it after adding /pred failed",
 		               b2_tmp_final(tmp_path));
+	po->secs += b2_now() - t0;
 	return error;
 }
 
@@ -188,17 +190,24 @@ static int gather_row(b2_predout *po, int64_t q, const int64_t *pred)
 int b2_predout_row(b2_predout *po, int64_t q, const int64_t *pred)
 {
 	int error;
+	double t0 = b2_now();
 	if (po->gather)
 		error = gather_row(po, q, pred);
 	else
 		error = write_cols(po->dset, q, po->v0, po->nown, pred, b2_nranks > 1);
-	return b2_agree(error, MPI_COMM_WORLD);
+	error = b2_agree(error, MPI_COMM_WORLD);
+	po->secs += b2_now() - t0;
+	return error;
 }
 
 int b2_predout_close(b2_predout *po, b2_h5out *out, int error)
 {
-	if (!po->gather)
-		return b2_h5_close(out, &po->dset, error);
+	double t0 = b2_now();
+	if (!po->gather) {
+		error = b2_h5_close(out, &po->dset, error);
+		po->secs += b2_now() - t0;
+		return error;
+	}
 	error = b2_agree(error, MPI_COMM_WORLD);
 	if (b2_rank == 0 && !error) {
 		/* a chunk flush can fail on a full disk */
@@ -209,11 +218,15 @@ int b2_predout_close(b2_predout *po, b2_h5out *out, int error)
 	error = b2_agree(error, MPI_COMM_WORLD);
 	if (error)
 		out->before_publish = NULL; /* the output is given up */
+	po->secs += b2_now() - t0;
 	return error;
 }
 
 void b2_predout_free(b2_predout *po)
 {
+	if (po->K > 0)
+		b2_debug("predecessor dump: %lld x %lld, %s, written in %.3f s", (long long)po->K,
+		         (long long)po->N, po->compress ? PRED_FILTERS : "uncompressed", po->secs);
 	if (po->dset >= 0 && po->side >= 0)
 		H5Dclose(po->dset);
 	if (po->side >= 0)

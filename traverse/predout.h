@@ -30,6 +30,7 @@ typedef struct b2_predout {
 	int *counts, *displs; /* rank 0, gathering: each rank's share of a chunk */
 	int64_t *own;      /* rank 0, gathering: [2P] first owned vertex, count */
 	int64_t *buf;      /* rank 0, gathering: one chunk */
+	double secs;       /* spent writing it (-v) */
 } b2_predout;
 
 /* Collective, after b2_h5_create: creates /pred [nkept][N] (or, gathering,
