@@ -126,8 +126,8 @@ int b2_predout_open(b2_predout *po, b2_h5out *out, const b2_graph *g, int64_t nk
 	po->compress = mode == B2_PRED_ON || (mode == B2_PRED_AUTO && b2_nranks == 1);
 	if (po->compress && !(encoder_ok(H5Z_FILTER_SCALEOFFSET) && encoder_ok(H5Z_FILTER_DEFLATE))) {
 		if (mode == B2_PRED_ON)
-			return b2_err0(B2_EUSAGE, "--compress-pred on: this HDF5 cannot write the "
-			               "scale-offset and deflate filters");
+			B2_FAIL0(B2_EUSAGE, "--compress-pred on: this HDF5 cannot write the scale-offset "
+			         "and deflate filters");
 		b2_warn0("this HDF5 cannot write the scale-offset and deflate filters: /pred is "
 		         "written uncompressed (pred_compression \"none\")");
 		po->compress = 0;
@@ -135,7 +135,8 @@ int b2_predout_open(b2_predout *po, b2_h5out *out, const b2_graph *g, int64_t nk
 	if (nkept == 0 || g->N == 0)
 		po->compress = 0; /* nothing to compress, and no chunk fits an empty dataset */
 	po->gather = po->compress && b2_nranks > 1;
-	B2_TRY(b2_attr_put_str(out->file, "pred_compression", po->compress ? PRED_FILTERS : "none"));
+	error = b2_attr_put_str(out->file, "pred_compression", po->compress ? PRED_FILTERS : "none");
+	B2_TRY(b2_agree(error, MPI_COMM_WORLD));
 	if (!po->compress) {
 		uint64_t dims[2] = {(uint64_t)nkept, (uint64_t)g->N};
 		error = b2_dset_create(&po->dset, out->file, "/pred", H5T_NATIVE_INT64, 2, dims, 0, 0);
