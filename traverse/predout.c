@@ -84,19 +84,35 @@ static int copy_in(void *arg, const char *tmp_path)
 	return error;
 }
 
-/* Rank 0, gathering: the side file beside the output, its /pred, buffers. */
+/* Collective: the side file's name, known to every rank so that a signal
+ * to any of them removes it (as b2_h5_create's temporary). */
+static int side_name(b2_predout *po, const b2_h5out *out)
+{
+	int error = 0;
+	char path[4096] = "", target[4096];
+	/* the temporary of a target of its own, so that one a SIGKILL left is
+	 * swept as the output's are */
+	if (b2_rank == 0) {
+		if ((size_t)snprintf(target, sizeof target, "%s.pred", out->path) >= sizeof target)
+			error = b2_err(B2_EIO, "cannot write %s: file name too long", out->path);
+		else
+			error = b2_tmp_name(path, sizeof path, target);
+	}
+	B2_TRY(b2_agree(error, MPI_COMM_WORLD));
+	B2_TRY(b2_mpi_ok(MPI_Bcast(path, sizeof path, MPI_CHAR, 0, MPI_COMM_WORLD), "MPI_Bcast"));
+	if (!(po->side_path = strdup(path)))
+		error = b2_err(B2_EIO, "out of host memory");
+	else
+		error = b2_tmp_register(path, out->path, 0);
+done:
+	return b2_agree(error, MPI_COMM_WORLD);
+}
+
+/* Rank 0, gathering: the side file, its /pred, the buffers. */
 static int open_side(b2_predout *po, b2_h5out *out)
 {
 	int error = 0, P = b2_nranks;
-	char path[4096], target[4096];
-	/* the temporary of a target of its own, so that one a SIGKILL left is
-	 * swept as the output's are */
-	if ((size_t)snprintf(target, sizeof target, "%s.pred", out->path) >= sizeof target)
-		B2_FAIL(B2_EIO, "cannot write %s: file name too long", out->path);
-	B2_TRY(b2_tmp_name(path, sizeof path, target));
-	if (!(po->side_path = strdup(path)))
-		B2_FAIL(B2_EIO, "out of host memory");
-	B2_TRY(b2_tmp_register(path, out->path, 0));
+	const char *path = po->side_path;
 	if ((po->side = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT)) < 0)
 		B2_FAIL(B2_EIO, "cannot write %s: cannot create its side file %s for /pred", out->path, path);
 	B2_TRY(create_filtered(&po->dset, po->side, po->K, po->N, po->width));
@@ -145,6 +161,7 @@ int b2_predout_open(b2_predout *po, b2_h5out *out, const b2_graph *g, int64_t nk
 	} else if (!po->gather) {
 		B2_TRY(create_filtered(&po->dset, out->file, po->K, po->N, po->width));
 	} else {
+		B2_TRY(side_name(po, out));
 		if (b2_rank == 0)
 			error = open_side(po, out);
 		B2_TRY(b2_agree(error, MPI_COMM_WORLD));

@@ -24,7 +24,7 @@ enum { B2_PRED_AUTO, B2_PRED_ON, B2_PRED_OFF };
 typedef struct b2_predout {
 	hid_t dset;        /* /pred where this rank writes it; -1 when it does not */
 	hid_t side;        /* rank 0, gathering: the side file */
-	char *side_path;   /* rank 0, gathering */
+	char *side_path;   /* gathering: the side file, on every rank (any removes it on a signal) */
 	int compress, gather;
 	int64_t N, K, v0, nown, width; /* width: columns of a chunk */
 	int *counts, *displs; /* rank 0, gathering: each rank's share of a chunk */
