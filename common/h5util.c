@@ -298,6 +298,8 @@ int b2_h5_commit(b2_h5out *out, int error)
 		out->file = -1;
 		error = b2_agree(error, out->comm);
 	}
+	if (!error && comm_rank(out->comm) == 0 && out->before_publish)
+		error = out->before_publish(out->publish_arg, out->tmp_path);
 	if (!error && comm_rank(out->comm) == 0) {
 		struct stat st;
 		/* blocks reserved past what HDF5 kept (it may free space at close) */

@@ -17,6 +17,12 @@ typedef struct b2_h5out {
 	char *path;     /* final name */
 	char *tmp_path; /* name while being written */
 	MPI_Comm comm;
+	/* Optional, on rank 0 of comm: called by b2_h5_commit once the file is
+	 * closed, before it is published, with the temporary's name; for what
+	 * one rank adds through the POSIX driver (a filtered dataset, which
+	 * parallel HDF5 cannot write). Its error gives the file up. */
+	int (*before_publish)(void *arg, const char *tmp_path);
+	void *publish_arg;
 } b2_h5out;
 
 /* Collective over comm. With one rank in comm the file is written through the

@@ -180,8 +180,11 @@ def full_disks():
              64, False),
             ("bfs-gpu, disk full", np_, "bfs-gpu", [part, "-n", "8", "--backend", "cpu"], "b.h5", [part],
              200, True),
-            ("bfs-gpu, disk fills while writing", np_, "bfs-gpu", [part, "-n", "8", "--backend", "cpu"],
-             "b.h5", [part], 40, False),
+            ("bfs-gpu, disk fills while writing", np_, "bfs-gpu", [part, "-n", "8", "--backend", "cpu",
+             "--compress-pred", "off"], "b.h5", [part], 40, False),
+            # compressed: written by the one rank, or gathered to rank 0's side file
+            ("bfs-gpu --compress-pred on, disk fills while writing", np_, "bfs-gpu",
+             [part, "-n", "8", "--backend", "cpu", "--compress-pred", "on"], "b.h5", [part], 16, False),
             ("bfs-validate, disk full", np_, "bfs-validate", [g, b], "v.h5", [g, b], 200, True),
             ("bfs-report -o, disk full", np_, "bfs-report", [b, v], "r.txt", [b, v], 200, True),
         ]

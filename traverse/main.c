@@ -3,7 +3,7 @@
  *
  *   bfs-gpu part.h5 [-n NROOTS] [--seed S] [--backend auto|cuda|cpu]
  *           [--bitmap auto|on|off] [--edges-per-thread K]
- *           [--keep-pred all|none|K] [--warmup W]
+ *           [--keep-pred all|none|K] [--compress-pred auto|on|off] [--warmup W]
  *           [--transport auto|pull|ipc|nccl|mpi]
  *           [--direction auto|top-down|bottom-up] [--alpha A] [--beta B]
  *           [--roots any|largest-component] [--trace] [--test-shared-gpus]
@@ -25,6 +25,7 @@
 #include "search.h"
 #include "partfile.h"
 #include "records.h"
+#include "predout.h"
 
 static const char help[] =
 	"Usage: bfs-gpu PARTITION.h5 [options] -o BFS.h5\n"
@@ -41,6 +42,12 @@ static const char help[] =
 	"                           (1, 2, 4 or 8; default 4)\n"
 	"      --keep-pred P        predecessor arrays written: all (default), none, or\n"
 	"                           the first K searches\n"
+	"      --compress-pred Z    the predecessor arrays compressed (scale-offset and\n"
+	"                           deflate, about 4x smaller at scale 18): auto (default:\n"
+	"                           on with one rank; off with several, where rank 0\n"
+	"                           alone would compress them), on or off\n"
+	"      --pred-chunk C       for testing: C vertices a chunk of compressed\n"
+	"                           predecessors (1..1048576, default 1048576)\n"
 	"      --warmup W           untimed searches before the timed ones (default 1)\n"
 	"      --transport T        how the exchanges move data (CUDA backend):\n"
 	"                           auto (default): per exchange, pull where all its\n"
@@ -96,6 +103,8 @@ typedef struct opts {
 	int roots_lc; /* --roots largest-component */
 	int trace, test_shared; /* --trace, --test-shared-gpus */
 	const char *variant;    /* --variant, "" when none */
+	int compress_pred;      /* B2_PRED_* */
+	int64_t pred_chunk;     /* --pred-chunk */
 } opts;
 
 /* --variant: a name that file names and make take as it is. */
@@ -122,13 +131,16 @@ static int parse(opts *o, int argc, char **argv)
 		{"direction", required_argument, 0, 8}, {"alpha", required_argument, 0, 9},
 		{"beta", required_argument, 0, 10}, {"roots", required_argument, 0, 11},
 		{"trace", no_argument, 0, 13}, {"test-shared-gpus", no_argument, 0, 14},
-		{"variant", required_argument, 0, 15}, B2_STD_LONGOPTS, {0, 0, 0, 0}};
+		{"variant", required_argument, 0, 15}, {"compress-pred", required_argument, 0, 16},
+		{"pred-chunk", required_argument, 0, 17}, B2_STD_LONGOPTS, {0, 0, 0, 0}};
 	o->nroots = 64; o->seed = 1; o->backend = "auto"; o->bitmap = B2_BITMAP_AUTO;
 	o->bitmap_s = "auto"; o->ept = 4; o->keep = -1; o->warmup = 1; o->transport = B2_TP_AUTO;
 	o->direction = B2_DIRECTION_AUTO; o->direction_s = "auto"; o->alpha = 0; o->beta = 18; /* alpha 0: the backend's */
 	o->roots_lc = 0;
 	o->trace = o->test_shared = 0;
 	o->variant = "";
+	o->compress_pred = B2_PRED_AUTO;
+	o->pred_chunk = B2_PRED_CHUNK;
 	while ((c = getopt_long(argc, argv, "n:" B2_STD_SHORTOPTS, lo, NULL)) != -1) {
 		switch (c) {
 		case 'n': B2_TRY(b2_parse_i64(&o->nroots, optarg, "--nroots", 1, 4096)); break;
@@ -180,6 +192,12 @@ static int parse(opts *o, int argc, char **argv)
 		case 13: o->trace = 1; break;
 		case 14: o->test_shared = 1; break;
 		case 15: B2_TRY(check_variant(optarg)); o->variant = optarg; break;
+		case 16:
+			B2_TRY(b2_parse_choice(&o->compress_pred, optarg, "--compress-pred",
+			                       (const char *[]){"auto", "on", "off", NULL},
+			                       (const int[]){B2_PRED_AUTO, B2_PRED_ON, B2_PRED_OFF}));
+			break;
+		case 17: B2_TRY(b2_parse_i64(&o->pred_chunk, optarg, "--pred-chunk", 1, B2_PRED_CHUNK)); break;
 		default:
 			B2_TRY(b2_std_option(&std, c, optarg, help));
 		}
@@ -236,30 +254,6 @@ static int draw_roots(int64_t *roots, int64_t *nroots, int64_t want, uint64_t se
 done:
 	free(flag);
 	free(all);
-	return error;
-}
-
-/* Row q of /pred, the columns this rank owns: collective. */
-static int write_pred_row(hid_t d, int64_t q, int64_t v0, int64_t n, const int64_t *pred)
-{
-	int error = 0;
-	hid_t fs = H5Dget_space(d), ms = -1, x = H5Pcreate(H5P_DATASET_XFER);
-	hsize_t start[2] = {(hsize_t)q, (hsize_t)v0}, cnt[2] = {1, (hsize_t)n};
-	if (n > 0) {
-		H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, cnt, NULL);
-		ms = H5Screate_simple(2, cnt, NULL);
-	} else {
-		H5Sselect_none(fs);
-		ms = H5Scopy(fs);
-		H5Sselect_none(ms);
-	}
-	if (b2_nranks > 1)
-		H5Pset_dxpl_mpio(x, H5FD_MPIO_COLLECTIVE);
-	if (H5Dwrite(d, H5T_NATIVE_INT64, ms, fs, x, pred) < 0)
-		error = b2_h5_write_err(d, "dataset /pred, row %lld", (long long)q);
-	H5Sclose(ms);
-	H5Sclose(fs);
-	H5Pclose(x);
 	return error;
 }
 
@@ -479,7 +473,7 @@ int main(int argc, char **argv)
 	unsigned char *allow = NULL; /* --roots largest-component */
 	b2_h5out out = {.file = -1};
 	int out_open = 0;
-	hid_t dpred = -1;
+	b2_predout po = {.dset = -1, .side = -1};
 	if (error)
 		return error;
 	B2_TRY(parse(&o, argc, argv));
@@ -542,16 +536,9 @@ int main(int argc, char **argv)
 		B2_TRY(b2_run_id_new(run_id, MPI_COMM_WORLD));
 		B2_TRY(b2_attr_put_str(out.file, "run_id", run_id));
 	}
-	{
-		uint64_t dims[2] = {(uint64_t)nkept, (uint64_t)g.N};
-		error = b2_dset_create(&dpred, out.file, "/pred", H5T_NATIVE_INT64, 2, dims, 0, 0);
-		B2_TRY(b2_agree(error, MPI_COMM_WORLD));
-		B2_TRY(b2_h5_reserve(&out)); /* a full disk found now, not inside a write */
-	}
+	B2_TRY(b2_predout_open(&po, &out, &g, nkept, o.compress_pred, o.pred_chunk));
 	for (int64_t w = 0; w < (nroots ? o.warmup : 0); w++)
 		B2_TRY(b2_search_run(&s, roots[0]));
-	int64_t v0 = ((int64_t)g.j * g.R + g.i) * g.b, nown = g.N - v0;
-	nown = nown < 0 ? 0 : nown > g.b ? g.b : nown;
 	b2_progress prog;
 	b2_progress_begin(&prog, "searching", "searches", (double)nroots);
 	for (int64_t q = 0; q < nroots; q++) {
@@ -566,9 +553,8 @@ int main(int argc, char **argv)
 		if (q < nkept) {
 			kept[q] = q;
 			error = be->pred(bk, pred);
-			if (!error)
-				error = write_pred_row(dpred, q, v0, nown, pred);
 			B2_TRY(b2_agree(error, MPI_COMM_WORLD));
+			B2_TRY(b2_predout_row(&po, q, pred));
 		}
 		if (b2_log_verbosity() > 0)
 			b2_info("search %lld: root %lld, %lld levels, %lld visited, nedge %lld, %.6f s, %.3f GTEPS",
@@ -649,9 +635,10 @@ int main(int argc, char **argv)
 	b2_debug("output written at %.3f s", b2_now() - tl0);
 done:
 	if (out_open) {
-		error = b2_h5_close(&out, &dpred, error);
+		error = b2_predout_close(&po, &out, error);
 		error = b2_h5_commit(&out, error);
 	}
+	b2_predout_free(&po);
 	if (have_search)
 		b2_search_free(&s);
 	if (bk)
