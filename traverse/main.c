@@ -7,7 +7,7 @@
  *           [--transport auto|pull|ipc|nccl|mpi]
  *           [--direction auto|top-down|bottom-up] [--alpha A] [--beta B]
  *           [--roots any|largest-component] [--trace] [--test-shared-gpus]
- *           -o bfs.h5
+ *           [--variant NAME] -o bfs.h5
  *
  * Reads the rank's own CSC block and the degrees of its own vertices from
  * the partition file, draws the roots (FORMATS.md "BFS file"), runs warm-up
@@ -67,6 +67,8 @@ static const char help[] =
 	"                           in the largest connected component (found first by\n"
 	"                           untimed searches), so that no search measures a tiny\n"
 	"                           component of a real graph\n"
+	"      --variant NAME       a name for this variant of the run, recorded in the\n"
+	"                           BFS file: letters, digits and ._+- (1 to 64)\n"
 	"  -o, --output FILE        the BFS file (required)\n"
 	"  -v, --verbose            per-search times on stderr; -q, --quiet\n"
 	"      --progress           progress on stderr even under mpiexec (its stderr is a\n"
@@ -90,6 +92,7 @@ typedef struct opts {
 	const char *bitmap_s, *direction_s;
 	int roots_lc; /* --roots largest-component */
 	int trace, test_shared; /* --trace, --test-shared-gpus */
+	const char *variant;    /* --variant, "" when none */
 } opts;
 
 static int parse(opts *o, int argc, char **argv)
@@ -105,12 +108,13 @@ static int parse(opts *o, int argc, char **argv)
 		{"direction", required_argument, 0, 8}, {"alpha", required_argument, 0, 9},
 		{"beta", required_argument, 0, 10}, {"roots", required_argument, 0, 11},
 		{"trace", no_argument, 0, 13}, {"test-shared-gpus", no_argument, 0, 14},
-		B2_STD_LONGOPTS, {0, 0, 0, 0}};
+		{"variant", required_argument, 0, 15}, B2_STD_LONGOPTS, {0, 0, 0, 0}};
 	o->nroots = 64; o->seed = 1; o->backend = "auto"; o->bitmap = B2_BITMAP_AUTO;
 	o->bitmap_s = "auto"; o->ept = 4; o->keep = -1; o->warmup = 1; o->transport = B2_TP_AUTO;
 	o->direction = B2_DIRECTION_AUTO; o->direction_s = "auto"; o->alpha = 0; o->beta = 18; /* alpha 0: the backend's */
 	o->roots_lc = 0;
 	o->trace = o->test_shared = 0;
+	o->variant = "";
 	while ((c = getopt_long(argc, argv, "n:" B2_STD_SHORTOPTS, lo, NULL)) != -1) {
 		switch (c) {
 		case 'n': B2_TRY(b2_parse_i64(&o->nroots, optarg, "--nroots", 1, 4096)); break;
@@ -161,6 +165,14 @@ static int parse(opts *o, int argc, char **argv)
 			break;
 		case 13: o->trace = 1; break;
 		case 14: o->test_shared = 1; break;
+		case 15:
+			/* a name that file names, make and every output take as it is */
+			if (!*optarg || strlen(optarg) > 64 || strspn(optarg, "abcdefghijklmnopqrstuvwxyz"
+			    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-") != strlen(optarg))
+				return b2_usage_err("--variant: expected 1 to 64 letters, digits or ._+-, got '%s'",
+				                    optarg);
+			o->variant = optarg;
+			break;
 		default:
 			B2_TRY(b2_std_option(&std, c, optarg, help));
 		}
@@ -457,6 +469,7 @@ static int write_run_facts(hid_t f, const opts *o, const runfacts *rf, const cha
 		B2_TRY(b2_attr_put_strv(f, "gpu_names", names, (size_t)b2_nranks));
 	}
 	B2_TRY(b2_attr_put_str(f, "roots_from", o->roots_lc ? "largest-component" : "any"));
+	B2_TRY(b2_attr_put_str(f, "variant", o->variant));
 	if (o->roots_lc) {
 		B2_TRY(b2_attr_put_i64(f, "component_vertices", rf->comp_vertices));
 		B2_TRY(b2_attr_put_i64(f, "component_searches", rf->comp_searches));
