@@ -66,8 +66,8 @@ SCALES  ?= $(SCALE)
 # ---- the variables, checked before anything runs ---------------------------
 # Values go into file names, make's targets and the commands as they are:
 # a character that make or the shell would read (quote, backslash, $, space,
-# /, :, %, #) would give files that are not make's targets, so stages would
-# rerun forever. Values are read raw ($(value)), never expanded.
+# :, %, #, and / in a name) would give files that are not make's targets, so
+# stages would rerun forever. Values are read raw ($(value)), never expanded.
 ifeq ($(filter grouped-target,$(.FEATURES)),)
   $(error pipeline.mk: GNU make 4.3 or later is needed (grouped targets); this is $(MAKE_VERSION))
 endif
@@ -93,6 +93,10 @@ ifneq ($(strip $(value ROOTS)),)
   $(if $(filter any largest-component,$(value ROOTS)),,$(error pipeline.mk: ROOTS='$(value ROOTS)' is not any or largest-component))
 endif
 $(foreach s,$(SCALES),$(if $(call strip_chars,$(s),$(digits)),$(error pipeline.mk: SCALES has '$(s)'$(,) not a number)))
+# a grid is RxC with R, C >= 1: said before any shell arithmetic on it
+is_grid = $(and $(filter 2,$(words $(subst x, ,$(1)))),$(if $(call strip_chars,$(1),$(digits) x),,y),$(if $(filter 0%,$(subst x, ,$(1))),,y),$(if $(filter x% %x,$(1)),,y))
+$(foreach g,$(value GRID) $(value GRIDS),$(if $(call is_grid,$(g)),,\
+  $(error pipeline.mk: grid '$(g)' is not RxC (for example GRID=2x2))))
 # file and directory names: the characters a path may have here
 path_chars := $(name_chars) / @ , =
 $(foreach v,BIN DATA RESULTS,$(call check_var,$(v),$(path_chars),a directory make can use (letters$(,) digits$(,) ._+-/@$(,)=)))
@@ -101,8 +105,9 @@ ifneq ($(strip $(value GRAPH)),)
 endif
 
 # Options the variables set, refused in a stage's FLAGS (the names would not
-# say what ran): FLAGS VAR SHORT LONG... per line. A long option may be
-# abbreviated (getopt), a short one clustered behind -q, -v.
+# say what ran), one FLAGS:VAR:SHORT:LONG a word (VAR -o: the pipeline's
+# own option). A long option may be abbreviated (getopt), a short one
+# clustered behind -q, -v.
 OPT_OWNERS := \
   BFS_FLAGS:NROOTS:n:nroots BFS_FLAGS:BACKEND::backend BFS_FLAGS:SEED::seed \
   BFS_FLAGS:ROOTS::roots BFS_FLAGS:VARIANT::variant BFS_FLAGS:-o:o:output \
@@ -311,10 +316,6 @@ ifneq ($(filter weak,$(MAKECMDGOALS)),)
   PAIRS += $(WEAK_PAIRS)
 endif
 PAIRS := $(sort $(PAIRS))
-# a grid is RxC with R, C >= 1: say so before any shell arithmetic on it
-is_grid = $(and $(filter 2,$(words $(subst x, ,$(1)))),$(if $(call strip_chars,$(1),$(digits) x),,y),$(if $(filter 0%,$(subst x, ,$(1))),,y),$(if $(filter x% %x,$(1)),,y))
-$(foreach g,$(value GRID) $(value GRIDS),$(if $(call is_grid,$(g)),,\
-  $(error pipeline.mk: grid '$(g)' is not RxC (for example GRID=2x2))))
 pscale = $(word 1,$(subst :, ,$(1)))
 pgrid  = $(word 2,$(subst :, ,$(1)))
 
