@@ -11,12 +11,14 @@ set -u
 cd "$(dirname "$0")/.."
 top=$(pwd)
 # The quick tier's two lists (script names without .sh/.py), the one place
-# that says which scripts are slow. SLOW: each takes minutes on 2 cores, and
-# what it covers is covered faster elsewhere in the quick tier. SAN_QUICK:
-# the sanitizer pass of the quick tier, one script per program and the
-# input-handling scripts, where memory errors and overflows live.
-SLOW="test_bfs_grids test_reliability test_partition test_validate_bfs test_bfs test_rmat_spec"
-SAN_QUICK="test_inputs test_rmat_gen_errors test_snap_import test_partition_errors test_validate test_report_reading test_edge_export"
+# that says which scripts are slow. SLOW: minutes each on 2 cores, sweeping
+# many graphs and grids; the quick tier still runs their programs end to end
+# (test_pipeline: trees through bfs-validate, nedge against numpy, on 1 and
+# 4 ranks) and bfs-gpu on 16 ranks under the sanitizers (test_bfs_grids).
+# SAN_QUICK: the sanitizer pass of the quick tier, a script for each program
+# and the input-handling scripts, where memory errors and overflows live.
+SLOW="test_bfs test_bfs_grids test_partition"
+SAN_QUICK="test_inputs test_rmat_gen_errors test_snap_import test_partition_errors test_validate test_report_reading test_edge_export test_bfs_grids"
 pattern="" ; passes="rel san"; quick=0
 while [ $# -gt 0 ]; do
   case $1 in
