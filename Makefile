@@ -1,6 +1,8 @@
 # bfs2d — top-level Makefile.
 #   make               build every program into bin/ (CUDA parts when nvcc is found)
-#   make test          dependencies, release + sanitizer builds, the test suite
+#   make test          dependencies, release + sanitizer builds, the quick tier of the
+#                      test suite (tests/run.sh --quick: minutes)
+#   make test-all      the same builds and every test script against both (CI)
 #   make demo          the whole chain on a small embedded default
 #   make install PREFIX=/usr/local
 #   make clean
@@ -72,7 +74,7 @@ $(BINDIR)/$(1): $(call OBJ,$($(1)_SRCS) $(COMMON_SRCS) $(EXTRA_SRCS)) $(call CUO
 endef
 $(foreach p,$(PROGRAMS),$(eval $(call PROGRAM_RULE,$(p))))
 
-.PHONY: all deps test demo clean install san check-deps
+.PHONY: all deps test test-all demo clean install san check-deps
 all: $(addprefix $(BINDIR)/,$(PROGRAMS)) $(TESTPROGS)
 
 $(BUILD)/%.o: %.c
@@ -108,7 +110,12 @@ san:
 	$(MAKE) SAN=1 all
 
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+# Both end in one line "N passed, M failed" (exit status 1 when M > 0).
 test: deps
+	$(MAKE) -j$(JOBS) all
+	$(MAKE) -j$(JOBS) SAN=1 all
+	tests/run.sh --quick
+test-all: deps
 	$(MAKE) -j$(JOBS) all
 	$(MAKE) -j$(JOBS) SAN=1 all
 	tests/run.sh

@@ -25,54 +25,7 @@ if [ -s "$SNAP" ]; then ok snap_input; else fail snap_input "$SNAP is missing or
 SC=10
 
 # check_run NAME BFS VALID EDGES TXT JSON: the report's numbers against numpy
-check_run() {
-  python3 - "$@" <<'EOF'
-import json, math, sys
-import numpy as np, h5py
-name, bfs, valid, edges, txt, js = sys.argv[1:7]
-def say(ok, what, why=""):
-    print(("ok %s_%s" % (name, what)) if ok else ("FAIL %s_%s: %s" % (name, what, why)))
-import os
-gone = [p for p in (bfs, valid, edges, txt, js) if not os.path.exists(p)]
-if gone:
-    say(False, "report_numbers", "no run to check: missing %s" % " ".join(gone))
-    sys.exit(0)
-with h5py.File(bfs, "r") as f:
-    t, ne, pred, kept, roots = f["time"][...], f["nedge"][...], f["pred"][...], f["kept"][...], f["roots"][...]
-with h5py.File(valid, "r") as f:
-    passed, search, vne = f["passed"][...], f["search"][...], f["nedge"][...]
-with h5py.File(edges, "r") as f:
-    e = f["edges"][...]
-say(passed.all() and len(search) == len(t), "all_searches_validated", str(passed))
-# nedge: input tuples with both ends reached, self-loops excluded, duplicates counted
-loops = e[:, 0] == e[:, 1]
-ok = True
-for q, k in enumerate(kept):
-    reached = pred[q] >= 0
-    want = int(np.sum(reached[e[:, 0]] & reached[e[:, 1]] & ~loops))
-    ok = ok and want == ne[k] and pred[q][roots[k]] == roots[k]
-say(ok, "nedge_from_edges")
-teps = ne / t
-hm = len(t) / np.sum(1.0 / teps)
-inv = 1.0 / teps
-hs = np.std(inv, ddof=1) / (np.mean(inv) ** 2 * math.sqrt(len(t) - 1)) if len(t) > 1 else float("nan")
-r = json.load(open(js))["runs"][0]
-say(abs(r["harmonic_mean_TEPS"] - hm) <= 1e-12 * hm, "json_harmonic_mean", "%r vs %r" % (r["harmonic_mean_TEPS"], hm))
-say(r["NBFS"] == len(t) and r["nedge"]["max"] == ne.max() and r["nedge"]["min"] == ne.min(), "json_nedge")
-say(math.isnan(hs) and r["harmonic_stddev_TEPS"] is None or abs(r["harmonic_stddev_TEPS"] - hs) <= 1e-9 * hs, "json_harmonic_stddev")
-vals = {}
-for line in open(txt):
-    if ":" in line and not line.startswith("#"):
-        k, v = line.split(":", 1)
-        vals[k] = v.replace("!", "").strip()
-try:
-    got = float(vals["bfs  harmonic_mean_TEPS"])
-    say(abs(got - hm) <= 1e-5 * hm and int(vals["NBFS"]) == len(t), "text_harmonic_mean", "%r vs %r" % (got, hm))
-    say(float(vals["max_nedge"]) == ne.max() and abs(float(vals["bfs  min_time"]) - t.min()) <= 1e-5 * t.min(), "text_time_nedge")
-except (KeyError, ValueError) as x:
-    say(False, "text_harmonic_mean", "no statistics block: %s" % x)
-EOF
-}
+check_run() { python3 "$top/tests/pipeline_check.py" "$@"; }
 
 # ---- R-MAT on 1x1 and 2x2 ------------------------------------------------------
 base=rmat-s$SC-e8
@@ -129,16 +82,25 @@ else grep -q "grid '2by2' is not RxC" "$T/grid.out" && ok bad_grid_refused || fa
 # ---- options are part of what makes a file current (issue 32) --------------------------
 # a BFS option: a new result under another name, the old one untouched
 old_bfs=$(sha256sum <"$run1.bfs.h5")
-if P SCALE=$SC GRID=1x1 BFS_FLAGS="--roots largest-component" all >"$T/lc.out" 2>&1; then ok bfs_flags_all; else fail bfs_flags_all "$(tail -5 "$T/lc.out")"; fi
-grep -q -- "$B2_BIN/bfs-gpu .*--roots largest-component" "$T/lc.out" && ok bfs_flags_rerun_search || fail bfs_flags_rerun_search "$(cat "$T/lc.out")"
-grep -q -e "$B2_BIN/rmat-gen" -e "$B2_BIN/partition2d" "$T/lc.out" && fail bfs_flags_keep_graph "$(grep -e "$B2_BIN/rmat-gen" -e "$B2_BIN/partition2d" "$T/lc.out")" || ok bfs_flags_keep_graph
-lcb=$(ls "$RS"/$base.g1x1.n3.cpu.b*.bfs.h5 2>/dev/null | head -1)
-[ -n "$lcb" ] && [ "$(python3 -c "import h5py,sys; print(h5py.File(sys.argv[1],'r').attrs['roots_from'].decode())" "$lcb")" = largest-component ] \
+if P SCALE=$SC GRID=1x1 BFS_FLAGS="--direction top-down" all >"$T/td.out" 2>&1; then ok bfs_flags_all; else fail bfs_flags_all "$(tail -5 "$T/td.out")"; fi
+grep -q -- "$B2_BIN/bfs-gpu .*--direction top-down" "$T/td.out" && ok bfs_flags_rerun_search || fail bfs_flags_rerun_search "$(cat "$T/td.out")"
+grep -q -e "$B2_BIN/rmat-gen" -e "$B2_BIN/partition2d" "$T/td.out" && fail bfs_flags_keep_graph "$(grep -e "$B2_BIN/rmat-gen" -e "$B2_BIN/partition2d" "$T/td.out")" || ok bfs_flags_keep_graph
+tdb=$(ls "$RS"/$base.g1x1.n3.cpu.b*.bfs.h5 2>/dev/null | head -1)
+[ -n "$tdb" ] && [ "$(python3 -c "import h5py,sys; print(h5py.File(sys.argv[1],'r').attrs['direction'].decode())" "$tdb")" = top-down ] \
   && ok bfs_flags_own_file || fail bfs_flags_own_file "$(ls "$RS")"
 [ "$(sha256sum <"$run1.bfs.h5")" = "$old_bfs" ] && ok bfs_flags_old_result_kept || fail bfs_flags_old_result_kept "rewritten"
-grep -q "roots: largest-component" "$T/lc.out" && ok bfs_flags_report_is_new || fail bfs_flags_report_is_new "$(grep roots "$T/lc.out")"
-P SCALE=$SC GRID=1x1 BFS_FLAGS="--roots largest-component" -q all && ok bfs_flags_make_q || fail bfs_flags_make_q "not up to date"
+grep -q '"direction": *"top-down"' "${tdb%.bfs.h5}.json" 2>/dev/null && ok bfs_flags_report_is_new || fail bfs_flags_report_is_new "$(ls "$RS")"
+P SCALE=$SC GRID=1x1 BFS_FLAGS="--direction top-down" -q all && ok bfs_flags_make_q || fail bfs_flags_make_q "not up to date"
 P SCALE=$SC GRID=1x1 -q all && ok no_flags_still_up_to_date || fail no_flags_still_up_to_date "not up to date"
+# the roots' rule: R-MAT keeps Graph500's rule unless ROOTS says otherwise, named apart
+if P SCALE=$SC GRID=1x1 ROOTS=largest-component all >"$T/lc.out" 2>&1; then ok roots_lc_all; else fail roots_lc_all "$(tail -5 "$T/lc.out")"; fi
+lcb=$RS/$base.g1x1.n3.lc.cpu.bfs.h5
+[ -e "$lcb" ] && [ "$(python3 -c "import h5py,sys; print(h5py.File(sys.argv[1],'r').attrs['roots_from'].decode())" "$lcb")" = largest-component ] \
+  && ok roots_lc_own_file || fail roots_lc_own_file "$(ls "$RS")"
+grep -q "pipeline.mk: roots from the largest component (ROOTS=largest-component: not Graph500's rule)" "$T/lc.out" \
+  && ok roots_lc_said || fail roots_lc_said "$(grep pipeline.mk "$T/lc.out")"
+[ "$(python3 -c "import h5py,sys; print(h5py.File(sys.argv[1],'r').attrs['roots_from'].decode())" "$run1.bfs.h5")" = any ] \
+  && grep -q "pipeline.mk: roots anywhere (Graph500's rule)" "$T/r1.out" && ok rmat_roots_any_default || fail rmat_roots_any_default "$(grep pipeline.mk "$T/r1.out")"
 # every stage's options: the stage and what follows it are remade, named apart
 for st in GEN:rmat-gen:--initiator=0.55,0.2,0.2 PARTITION:partition2d:--mem=64M VALIDATE:bfs-validate:--read-rows=1000; do
   var=${st%%:*}; rest=${st#*:}; prog=${rest%%:*}; flag=${rest#*:}
@@ -163,8 +125,9 @@ P SCALE=$SC GRID=1x1 REPORT_FLAGS="--append $tab" all >"$T/ap2.out" 2>&1
 # ---- a SNAP graph on 1x1 and 2x2 ----------------------------------------------------
 for g in 1x1 2x2; do
   if P GRAPH="$SNAP" GRID=$g all >"$T/s$g.out" 2>&1; then ok snap_${g}_all; else fail snap_${g}_all "$(tail -5 "$T/s$g.out")"; fi
-  r=$RS/ca-GrQc.g$g.n3.cpu
-  check_run snap_$g $r.bfs.h5 $r.valid.h5 $D/ca-GrQc.h5 $r.txt $r.json
+  se=$(ls "$D"/ca-GrQc.f????????.h5 2>/dev/null | head -1); sn=$(basename "${se:-none}" .h5)
+  r=$RS/$sn.g$g.n3.cpu
+  check_run snap_$g $r.bfs.h5 $r.valid.h5 "$se" $r.txt $r.json
 done
 grep -c snap-import "$T/s2x2.out" | grep -q '^0$' && ok snap_import_once || fail snap_import_once "imported again"
 P GRAPH="$SNAP" GRID=2x2 -q all && ok snap_make_q || fail snap_make_q "not up to date"

@@ -7,7 +7,7 @@
  *           [--transport auto|pull|ipc|nccl|mpi]
  *           [--direction auto|top-down|bottom-up] [--alpha A] [--beta B]
  *           [--roots any|largest-component] [--trace] [--test-shared-gpus]
- *           -o bfs.h5
+ *           [--variant NAME] -o bfs.h5
  *
  * Reads the rank's own CSC block and the degrees of its own vertices from
  * the partition file, draws the roots (FORMATS.md "BFS file"), runs warm-up
