@@ -14,11 +14,12 @@ top=$(pwd)
 # that says which scripts are slow. SLOW: minutes each on 2 cores, sweeping
 # many graphs and grids; the quick tier still runs their programs end to end
 # (test_pipeline: trees through bfs-validate, nedge against numpy, on 1 and
-# 4 ranks) and bfs-gpu on 16 ranks under the sanitizers (test_bfs_grids).
+# 4 ranks) and bfs-gpu on 2x2, 1x3 and 3x1 under the sanitizers
+# (test_bfs_records).
 # SAN_QUICK: the sanitizer pass of the quick tier, a script for each program
 # and the input-handling scripts, where memory errors and overflows live.
 SLOW="test_bfs test_bfs_grids test_partition"
-SAN_QUICK="test_inputs test_rmat_gen_errors test_snap_import test_partition_errors test_validate test_report_reading test_edge_export test_bfs_grids"
+SAN_QUICK="test_inputs test_rmat_gen_errors test_snap_import test_partition_errors test_validate test_report_reading test_edge_export test_bfs_records"
 pattern="" ; passes="rel san"; quick=0
 while [ $# -gt 0 ]; do
   case $1 in
