@@ -22,6 +22,20 @@ static void add(char *b, size_t n, const char *key, const char *val)
 	snprintf(b + len, n - len, "%s%s=%s", len ? "," : "", key, val);
 }
 
+/* The data path of a CUDA run when it is not CUDA IPC read in place (the
+ * default on one node): "nccl", "mpi", "ipc", or NULL. */
+static const char *transport_tag(const run *r)
+{
+	if (!r->exchange || strcmp(r->backend, "cuda"))
+		return NULL; /* the CPU backend has MPI alone */
+	static const char *const names[][2] = {{"nccl", "nccl"}, {"cuda-ipc-pull", NULL},
+	                                       {"cuda-ipc", "ipc"}, {"mpi", "mpi"}};
+	for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+		if (strstr(r->exchange, names[k][0]))
+			return names[k][1];
+	return NULL;
+}
+
 void run_make_label(run *r)
 {
 	char *t = r->tag;
@@ -36,6 +50,8 @@ void run_make_label(run *r)
 			add(t, n, "direction", r->direction);
 		if (r->bitmap && strcmp(r->bitmap, "auto"))
 			add(t, n, "bitmap", r->bitmap);
+		if (transport_tag(r))
+			add(t, n, "transport", transport_tag(r));
 		if (isfinite(r->alpha) && r->alpha != (cuda ? DEF_ALPHA_GPU : DEF_ALPHA_CPU))
 			snprintf(v, sizeof v, "%g", r->alpha), add(t, n, "alpha", v);
 		if (isfinite(r->beta) && r->beta != DEF_BETA)

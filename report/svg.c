@@ -191,7 +191,16 @@ static int plot_phases(b2_fout *out, const char *dir, run *runs, int nruns)
 		"expand exchange", "frontier expansion (top-down)", "frontier expansion (bottom-up)",
 		"fold exchange", "frontier update", "termination test", "predecessor resolution",
 		"outside the phases"};
-	const int bwid = 60, W = 120 + (bwid + 30) * (nruns > 2 ? nruns : 2) + 260, H = 500;
+	/* a bar's slot holds its widest label (the backend and the label's tag,
+	 * 10 px type at about 0.6 em a character), so neighbours never overlap */
+	const int bwid = 60, H = 500;
+	int slot = bwid + 30;
+	for (int i = 0; i < nruns; i++) {
+		const size_t n = (runs[i].backend ? strlen(runs[i].backend) : 0) + 1 + strlen(runs[i].tag);
+		int w = (int)(0.6 * 10 * (double)n) + 12;
+		slot = w > slot ? w : slot;
+	}
+	const int W = 120 + slot * (nruns > 2 ? nruns : 2) + 260;
 	double ymax = 0;
 	int any_ranks = 0;
 	svgf s;
@@ -232,7 +241,7 @@ static int plot_phases(b2_fout *out, const char *dir, run *runs, int nruns)
 	draw_yaxis(f, &ay, 100, W - 260, "seconds");
 	for (int i = 0; i < nruns; i++) {
 		const run *r = &runs[i];
-		double x = 120 + (bwid + 30) * i, acc = 0, v[NSEG];
+		double x = 120 + slot * i + (slot - bwid - 30) / 2.0, acc = 0, v[NSEG];
 		int split = 0;
 		int64_t ks = r->median_search;
 		if (r->nused > 0)

@@ -72,6 +72,16 @@ fr = ET.parse(sv + "/frontier.svg").getroot()
 fl = [e.text for e in fr.iter(SVGNS + "text") if e.text and e.text.startswith("#")]
 R.check("frontier_legend_labels", all(any(l.startswith("#%d %s" % (i + 1, w)) for l in fl) for i, w in enumerate(want)), str(fl))
 
+# ---- the data path: CUDA runs that differ only in their transport read apart ---------------------
+via = {}
+for tp, ex in (("pull", "expand cuda-ipc-pull, fold cuda-ipc-pull"), ("nccl", "expand nccl, fold nccl"),
+               ("mpi", "expand mpi, fold mpi"), ("ipc", "expand cuda-ipc, fold cuda-ipc")):
+    via[tp] = pair("via-" + tp, grid=(2, 2), backend="cuda", gpus=4, strs={"exchange": ex},
+                   attrs={"alpha": np.float64(10), "edges_per_thread": np.int64(4)})
+js = json.loads(report(*sum(via.values(), []), "--format", "json").stdout)["runs"]
+R.eq("labels_name_the_transport_unless_pull", [r["label"] for r in js],
+     ["g 2x2 cuda", "g 2x2 cuda transport=nccl", "g 2x2 cuda transport=mpi", "g 2x2 cuda transport=ipc"])
+
 # ---- scaling: variants are series of their own; noise and small samples flagged --------------------
 def sc(name, grid, f, direction="auto", n=K):
     return pair(name, t=[t * f for t in times[:n]], grid=grid, fp=77, strs={"direction": direction})
