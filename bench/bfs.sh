@@ -106,9 +106,9 @@ with h5py.File(path, "r") as f:
     hm = len(t) / np.sum(t / ne)
     lev = f["frontier_size"].shape[1]
     ex = f["edges_examined"][...].sum(axis=1)
-    print("%-28s %5s %-4s %-9s grid %dx%d  scale %s  roots %d (" + s("roots_from") + ")  hmean %8.3f GTEPS  mean %.3f ms  "
+    print(("%-28s %5s %-4s %-9s grid %dx%d  scale %s  roots %d (" + s("roots_from") + ")  hmean %8.3f GTEPS  mean %.3f ms  "
           "phases ms [xexp %.3f exp %.3f xfold %.3f upd %.3f term %.3f pred %.3f]  levels<=%d  "
-          "examined/edge %.3f  msgs bitmap/list %d/%d  load %.1f s  %s  [%s]"
+          "examined/edge %.3f  msgs bitmap/list %d/%d  load %.1f s  %s  [%s]")
           % (label, s("backend"), s("bitmap"), s("direction"), a["grid_rows"], a["grid_cols"],
              a.get("scale", "?"), len(t), hm * 1e-9, 1e3 * t.mean(), *(1e3 * ph.mean(axis=0)),
              lev, np.mean(ex / (2.0 * ne)), a["bitmap_messages"], a["list_messages"],

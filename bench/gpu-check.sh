@@ -4,8 +4,9 @@
 #   source .gpu/env.sh; bench/gpu-check.sh [check] [sanitize] [bench]
 #   check:    tests/test_bfs_gpu.py (CUDA levels == CPU levels == serial BFS on
 #             1x1, 1x2, 2x1, 2x2 as the GPUs allow; bitmap modes; k = 1..8)
-#   sanitize: compute-sanitizer memcheck and racecheck on an R-MAT scale-10
-#             graph, 1x1 (auto: message levels; pull: device levels) and
+#   sanitize: compute-sanitizer memcheck and racecheck on an R-MAT graph of
+#             scale $SAN_SCALE (10; larger graphs give the kernels' grid-stride
+#             loops more than one pass), 1x1 (auto: message levels; pull: device levels) and
 #             (with 2 GPUs) 1x2 and 2x1 with every transport in
 #             $SAN_TRANSPORTS (default pull nccl mpi; pull: the fold, resp.
 #             the expand exchange, read from the peer GPU); with one GPU,
@@ -36,7 +37,8 @@ for step in $steps; do
   check)
     python3 tests/test_bfs_gpu.py || fail=1 ;;
   sanitize)
-    rmat-gen -q -s 10 -o "$B2_TMP/s10.h5"
+    ss=${SAN_SCALE:-10}
+    rmat-gen -q -s "$ss" -o "$B2_TMP/san-s.h5"
     ng=$(nvidia-smi -L | wc -l)
     for g in ${SAN_GRIDS:-1x1 1x2 2x1}; do
       n=$(( ${g%x*} * ${g#*x} ))
@@ -44,7 +46,7 @@ for step in $steps; do
       elif [ $n -le $ng ]; then tps=${SAN_TRANSPORTS:-pull nccl mpi}
       elif [ $ng = 1 ]; then tps="mpi ipc pull nccl" # one GPU shared (--test-shared-gpus)
       else continue; fi
-      partition2d -q --grid $g "$B2_TMP/s10.h5" -o "$B2_TMP/s10.$g.h5"
+      partition2d -q --grid $g "$B2_TMP/san-s.h5" -o "$B2_TMP/san-s.$g.h5"
       for tp in $tps; do
         # one rank: bitmap auto; several: bitmaps only, and for mpi auto too
         # (lists where they are smaller). NCCL probes its kernels with calls
@@ -56,7 +58,7 @@ for step in $steps; do
         for tool in memcheck racecheck; do
           for bm in $bms; do
             l=$B2_TMP/san-$tool-$g-$tp-$bm.log
-            $run compute-sanitizer --tool $tool $api --error-exitcode 9 bfs-gpu "$B2_TMP/s10.$g.h5" -n 4 --backend cuda --bitmap $bm --transport $tp $testing -o "$B2_TMP/san.h5" >"$l" 2>&1
+            $run compute-sanitizer --tool $tool $api --error-exitcode 9 bfs-gpu "$B2_TMP/san-s.$g.h5" -n 4 --backend cuda --bitmap $bm --transport $tp $testing -o "$B2_TMP/san.h5" >"$l" 2>&1
             rc=$?
             echo "compute-sanitizer $tool $g $tp --bitmap $bm: exit $rc; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$l" | sort | uniq -c | tr '\n' ' ')"
             [ $rc = 0 ] || { fail=1; tail -n 30 "$l"; }
