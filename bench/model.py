@@ -10,16 +10,23 @@ predecessor resolution (docs/DESIGN.md, "Inside bfs-gpu"):
 
     t = c_td * E_td + c_bu * E_bu + o * steps              local steps
                                   (c_bu' on a grid of one row)
+      + c_d * D_td + c_v * V_td                            top-down's discoveries, columns
       + (B_expand + B_fold + B_visited) / bw + lat * rounds  exchanges
-      + t_term * steps * [P > 1]                             termination
-      + B_pred / bw + lat_pred * [C > 1]                     predecessors
+      + w * steps * [R > 1 and C > 1]                       the fold's wait on a 2D grid
+      + (t_term + t_lg * log2 P) * steps                    termination
+      + c_p * N / P + B_pred / bw + lat_pred * [C > 1]      predecessors
 
 E_td, E_bu: the edges that the slowest rank examines in top-down and
 bottom-up steps (the sum over ranks that /edges_examined records, over P:
 the recorded per-rank phase times show the imbalance the factor leaves);
-B_x: the bytes the busiest rank sends in exchange x at each step, summed
+D_td: the vertices a rank's top-down steps may discover (each step's
+discoveries over R: a rank's rows are N / R of the vertices); V_td: the
+frontier columns they gather and scan (the frontier over C); B_x: the
+bytes the busiest rank sends in exchange x at each step, summed
 over the steps (/level_bytes, /pred_bytes); rounds: the steps with an expand
-exchange (R > 1), with a fold exchange (C > 1) and with a visited exchange.
+exchange (R > 1), with a fold exchange (C > 1) and with a visited exchange;
+on a grid of both exchanges the row peers start their steps after their
+columns' gathers, and the fold waits (w a step).
 The coefficients are fitted by non-negative least squares over every search
 of every file given, per transport (a byte over NVLink read in place costs
 what it costs; over NCCL or MPI more). `fit` prints each run's measured and
@@ -64,11 +71,11 @@ def nnls(A, y):
 # The model's terms, each fitted against the phase it explains (the mean
 # over ranks of /rank_phase_time, per search): (name, features, phases).
 PHASES = {
-    "local":   (("E_td", "E_bu", "E_bu_own", "steps"), (1,)),  # frontier expansion
+    "local":   (("E_td", "E_bu", "E_bu_own", "steps", "D_td", "V_td"), (1,)),  # frontier expansion
     "expand":  (("B_expand", "rounds_expand"), (0,)),     # expand exchange
-    "fold":    (("B_fold", "rounds_fold"), (2, 3)),       # fold exchange + update
-    "term":    (("steps_term",), (4,)),                   # termination test
-    "pred":    (("B_pred", "pred_round"), (5,)),           # predecessors
+    "fold":    (("B_fold", "rounds_fold", "rounds_2d"), (2, 3)),  # fold exchange + update
+    "term":    (("steps_term", "steps_term_lg"), (4,)),   # termination test
+    "pred":    (("B_pred", "pred_round", "V_pred"), (5,)),  # predecessors
     # the search's time beyond the mean rank's phases: its start (the
     # barrier, the root's degree), and the slowest rank's lag each step
     "rest":    (("search", "steps_rest"), ()),
@@ -109,6 +116,8 @@ def load(path):
     P = R * C
     steps = (d >= 0).sum(axis=1).astype(float)
     busiest = lb.max(axis=2)                     # [K][L][3]: the busiest rank, each step
+    found = np.zeros_like(fs)                    # what each step discovered
+    found[:, :-1] = fs[:, 1:]
     F = {
         "E_td": np.where(d == 0, ex, 0).sum(axis=1) / P,
         # bottom-up on a grid of one row scans own rows through their own
@@ -116,13 +125,23 @@ def load(path):
         "E_bu": np.where(d == 1, ex, 0).sum(axis=1) / P * (not (R == 1 and C > 1)),
         "E_bu_own": np.where(d == 1, ex, 0).sum(axis=1) / P * (R == 1 and C > 1),
         "steps": steps,
+        # a top-down step's work beyond its edges: the discoveries a rank
+        # makes (its rows are N / R of the vertices) and the frontier
+        # columns it gathers and scans (its columns are N / C)
+        "D_td": np.where(d == 0, found, 0).sum(axis=1) / R,
+        "V_td": np.where(d == 0, fs, 0).sum(axis=1) / C,
         "B_expand": busiest[:, :, 0].sum(axis=1),
         "rounds_expand": (busiest[:, :, 0] > 0).sum(axis=1).astype(float),
         "B_fold": busiest[:, :, 1].sum(axis=1) + busiest[:, :, 2].sum(axis=1),
         "rounds_fold": steps * (C > 1) + (busiest[:, :, 2] > 0).sum(axis=1),
+        # on a grid of both exchanges the row peers start their steps after
+        # their columns' gathers, at different times: the fold waits
+        "rounds_2d": steps * (R > 1 and C > 1),
         "steps_term": steps,
+        "steps_term_lg": steps * math.log2(P),
         "B_pred": pb.max(axis=1),
         "pred_round": np.full(len(t), float(C > 1)),
+        "V_pred": np.full(len(t), float(a["num_vertices"]) / P),  # the owned vertices' predecessors
         "search": np.ones(len(t)),
         "steps_rest": steps,
     }
@@ -191,33 +210,36 @@ def report(runs, params, label=""):
 
 
 def profile(run):
-    """Per step of a one-GPU run, averaged over its searches: the frontier's
-    share of the vertices, the share discovered by the step, the edges
-    examined per vertex, and the direction."""
+    """Per step of a one-GPU run, averaged over its searches (a search that
+    ended earlier counts as an empty step): the frontier's share of the
+    vertices, the share discovered by the step, and per vertex the edges
+    examined by top-down and by bottom-up searches at that step, with
+    their top-down parts of the frontier and the discoveries and the share
+    of searches going bottom-up there."""
     d, ex, fs = run["direction"], run["examined"], run["front"]
     L = d.shape[1]
     N = run["N"]
-    prof = []
-    for l in range(L):
-        m = d[:, l] >= 0
-        if m.sum() < max(1, len(d) // 2):
-            break
-        prof.append({"front": fs[m, l].mean() / N,
-                     "found": (fs[m, l + 1].mean() if l + 1 < L else 0.0) / N,
-                     "examined": ex[m, l].mean() / N,
-                     "bottom_up": float((d[m, l] == 1).mean() > 0.5)})
-    return prof
+    found = np.zeros_like(fs)
+    found[:, :-1] = fs[:, 1:]
+    td, bu = d == 0, d == 1
+    mean = lambda x, m: float(np.where(m, x, 0).mean()) / N
+    return [{"front": mean(fs[:, l], d[:, l] >= 0), "found": mean(found[:, l], d[:, l] >= 0),
+             "e_td": mean(ex[:, l], td[:, l]), "e_bu": mean(ex[:, l], bu[:, l]),
+             "front_td": mean(fs[:, l], td[:, l]), "found_td": mean(found[:, l], td[:, l]),
+             "bottom_up": float(bu[:, l].mean())}
+            for l in range(L) if (d[:, l] >= 0).any()]
 
 
 def bottom_up_growth(runs):
-    """k in E_bu(C) = E_bu(1) * (1 + k log2 C): the bottom-up edges examined
-    per input edge grow with the ranks of a grid row, each scanning its part
-    of a row until it finds a parent."""
+    """k in E_bu(C) = E_bu(1) * (1 + k log2 C) on grids of R > 1 and C > 1:
+    the bottom-up edges examined per input edge grow with the ranks of a
+    grid row, each scanning its part of a row until it finds a parent (a
+    grid of one row scans each row once, through its own columns)."""
     def per_edge(r):
-        bu = r["X"][:, 1] * r["P"]
+        bu = (r["X"][:, FEATURES.index("E_bu")] + r["X"][:, FEATURES.index("E_bu_own")]) * r["P"]
         return float(np.mean(bu / r["nedge"]))
     ones = [per_edge(r) for r in runs if r["P"] == 1]
-    pts = [(math.log2(r["C"]), per_edge(r) / np.mean(ones) - 1) for r in runs if r["C"] > 1]
+    pts = [(math.log2(r["C"]), per_edge(r) / np.mean(ones) - 1) for r in runs if r["C"] > 1 and r["R"] > 1]
     if not ones or not pts or np.mean(ones) == 0:
         return 0.0
     x, y = np.array([p[0] for p in pts]), np.array([p[1] for p in pts])
@@ -237,11 +259,16 @@ def extrapolate(prof, params, one, gpus_per_node, net_bw, net_lat, node_name, gr
         N = b * P
         t = {"local": 0.0, "expand": 0.0, "fold": 0.0, "visited": 0.0, "term": 0.0}
         bitmap = b / 8 + 4
+        steps = 0.0
         for s in prof:
-            e = s["examined"] * N / P * ((1 + growth * math.log2(C)) if s["bottom_up"] else 1)
+            ran = s["front"] > 0 or s["e_td"] + s["e_bu"] > 0
+            steps += ran
             bu = loc["E_bu_own"] if R == 1 and C > 1 and loc["E_bu_own"] > 0 else loc["E_bu"]
-            t["local"] += (bu if s["bottom_up"] else loc["E_td"]) * e + loc["steps"]
-            if P == 1:
+            t["local"] += (loc["E_td"] * s["e_td"] * N / P + loc["D_td"] * s["found_td"] * N / R +
+                           loc["V_td"] * s["front_td"] * N / C +
+                           bu * s["e_bu"] * N / P * (1 + growth * math.log2(C) * (R > 1)) +
+                           loc["steps"] * ran)
+            if P == 1 or not ran:
                 continue
 
             def xchg(n, msg, intra, kind):
@@ -259,12 +286,14 @@ def extrapolate(prof, params, one, gpus_per_node, net_bw, net_lat, node_name, gr
             col_intra = max(0, min(R, gpus_per_node // C) - 1) if C < gpus_per_node else 0
             t["expand"] += xchg(R, min(4 * s["front"] * b, bitmap), col_intra, "expand")
             t["fold"] += xchg(C, min(4 * s["found"] * b, bitmap), row_intra, "fold")
-            if s["bottom_up"]:
-                t["visited"] += xchg(C, b / 8, row_intra, "fold")
-            t["term"] += node["steps_term"] + (0 if P <= gpus_per_node else net_lat * 2 * lg)
+            if R > 1 and C > 1:
+                t["fold"] += node["rounds_2d"]
+            t["visited"] += s["bottom_up"] * xchg(C, b / 8, row_intra, "fold")
+            t["term"] += (node["steps_term"] + node["steps_term_lg"] * lg +
+                          (0 if P <= gpus_per_node else net_lat * 2 * lg))
         rest = params["local" if P == 1 else node_name]
-        total = (sum(t.values()) + (node["pred_round"] if C > 1 else 0) + rest["search"] +
-                 rest["steps_rest"] * len(prof))
+        pred = rest["V_pred"] * b + (node["pred_round"] if C > 1 else 0)
+        total = sum(t.values()) + pred + rest["search"] + rest["steps_rest"] * steps
         nedge = one["nedge_per_vertex"] * N
         xs = {k: v for k, v in t.items() if k in ("expand", "fold", "visited", "term")}
         rows.append((P, R, C, lg + lb, total, nedge / total * 1e-9, max(xs, key=xs.get) if P > 1 else "-",

@@ -1,0 +1,193 @@
+"""bench/model.py (issue 35's performance model) on BFS files written here:
+the features it reads from a file equal those computed by hand from the
+datasets written (edges by direction over P, top-down discoveries over R
+and frontier columns over C, the busiest rank's bytes, rounds, steps), and
+on runs whose phase times are an exact linear function of those features
+with chosen costs, `fit` recovers every cost and predicts every run's
+search time exactly (error 0.0 %, exit 0), a zero cost as 0; `--holdout
+2` fits without the 2-GPU runs (4- and 8-GPU runs left, so that log2 P
+still varies) and still predicts them exactly; `extrapolate` prints a row
+for each of 1 .. 4096 GPUs; a file without per-rank records is refused by
+name."""
+import importlib.util, os, re, subprocess, sys
+import numpy as np
+import h5py
+from b2ref import Report, TMP
+
+R_ = Report()
+top = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+MODEL = os.path.join(top, "bench", "model.py")
+spec = importlib.util.spec_from_file_location("model", MODEL)
+model = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(model)
+D = os.path.join(TMP, "test_model")
+os.makedirs(D, exist_ok=True)
+
+# Two searches of four steps, or (SHORT) of four and three: directions,
+# frontier sizes, edges examined (summed over ranks); per rank bytes
+# [K][L][P][3]. Runs of both kinds, so that no two features are
+# proportional over the runs of a transport.
+DIRS = np.array([[0, 0, 1, 0], [0, 1, 1, 0]])
+FRONT = np.array([[1, 40, 3000, 60], [1, 50, 2500, 70]], dtype=np.int64)
+EXAM = np.array([[16, 900, 40000, 500], [16, 30000, 20000, 700]], dtype=np.int64)
+SHORT = (np.array([[0, 0, 1, 0], [0, 1, 0, -1]]), np.array([[1, 40, 3000, 60], [1, 30, 900, 0]], dtype=np.int64),
+         np.array([[16, 900, 40000, 500], [16, 20000, 4000, 0]], dtype=np.int64))
+
+
+def write(path, R, C, transport, phases, scale, bytes_=None, pred_bytes=None, rank_records=True,
+          shape=(DIRS, FRONT, EXAM)):
+    """A BFS file of a run on an R x C grid, with phase times `phases`
+    ([K][6]: each rank the same) and time their sum."""
+    P = R * C
+    dirs, front, exam = shape
+    K, L = dirs.shape
+    lb = bytes_ if bytes_ is not None else np.zeros((K, L, P, 3), dtype=np.int64)
+    pb = pred_bytes if pred_bytes is not None else np.zeros((K, P), dtype=np.int64)
+    ex = {"pull": "expand cuda-ipc-pull, fold cuda-ipc-pull", "nccl": "expand nccl, fold nccl",
+          "local": "expand none, fold none"}[transport]
+    with h5py.File(path, "w") as f:
+        f["time"] = phases.sum(axis=1)
+        f["nedge"] = np.full(K, 2 ** (scale + 4), dtype=np.int64)
+        f["level_direction"] = dirs
+        f["edges_examined"] = exam
+        f["frontier_size"] = front
+        f["level_bytes"] = lb
+        f["pred_bytes"] = pb
+        if rank_records:
+            f["rank_phase_time"] = np.repeat(phases[:, None, :], P, axis=1)
+        f.attrs["grid_rows"], f.attrs["grid_cols"] = R, C
+        f.attrs["num_vertices"] = 2 ** scale
+        f.attrs["exchange"] = np.bytes_(ex)
+    return path
+
+
+def features(R, C, scale, lb, pb, shape):
+    """The model's features by hand, from the arrays written."""
+    DIRS, FRONT, EXAM = shape
+    P, N = R * C, 2 ** scale
+    td, bu = DIRS == 0, DIRS == 1
+    found = np.zeros_like(FRONT)
+    found[:, :-1] = FRONT[:, 1:]
+    steps = (DIRS >= 0).sum(axis=1).astype(float)
+    busy = lb.max(axis=2)
+    return {
+        "E_td": np.where(td, EXAM, 0).sum(1) / P,
+        "E_bu": np.where(bu, EXAM, 0).sum(1) / P * (not (R == 1 and C > 1)),
+        "E_bu_own": np.where(bu, EXAM, 0).sum(1) / P * (R == 1 and C > 1),
+        "steps": steps,
+        "D_td": np.where(td, found, 0).sum(1) / R,
+        "V_td": np.where(td, FRONT, 0).sum(1) / C,
+        "B_expand": busy[:, :, 0].sum(1),
+        "rounds_expand": (busy[:, :, 0] > 0).sum(1),
+        "B_fold": busy[:, :, 1].sum(1) + busy[:, :, 2].sum(1),
+        "rounds_fold": steps * (C > 1) + (busy[:, :, 2] > 0).sum(1),
+        "rounds_2d": steps * (R > 1 and C > 1),
+        "steps_term": steps,
+        "steps_term_lg": steps * np.log2(P),
+        "B_pred": pb.max(axis=1),
+        "pred_round": np.full(2, float(C > 1)),
+        "V_pred": np.full(2, N / P),
+        "search": np.ones(2),
+        "steps_rest": steps,
+    }
+
+
+# costs, s a unit of each feature; per transport the exchanges', shared the local ones
+LOCAL = {"E_td": 2e-11, "E_bu": 3e-11, "E_bu_own": 4e-11, "steps": 2e-5, "D_td": 1e-10, "V_td": 3e-10}
+XCHG = {"pull": {"B_expand": 5e-12, "rounds_expand": 2e-5, "B_fold": 4e-12, "rounds_fold": 1.5e-5,
+                 "rounds_2d": 1e-4, "steps_term": 3e-6, "steps_term_lg": 5e-6, "B_pred": 0.0,
+                 "pred_round": 2e-4, "V_pred": 5e-12, "search": 9e-5, "steps_rest": 1e-6},
+        "local": {"steps_term": 1e-7, "V_pred": 6e-12, "search": 5e-5, "steps_rest": 4e-6}}
+
+
+def phases_of(F, tp):
+    """[K][6] phase times: expand, expansion, fold + update (all in fold),
+    termination, predecessors; the search's rest goes into time only."""
+    c = dict(LOCAL, **XCHG[tp])
+    term = lambda names: sum(c.get(n, 0.0) * F[n] for n in names)
+    ph = np.zeros((2, 6))
+    ph[:, 0] = term(("B_expand", "rounds_expand"))
+    ph[:, 1] = term(("E_td", "E_bu", "E_bu_own", "steps", "D_td", "V_td"))
+    ph[:, 2] = term(("B_fold", "rounds_fold", "rounds_2d"))
+    ph[:, 4] = term(("steps_term", "steps_term_lg"))
+    ph[:, 5] = term(("B_pred", "pred_round", "V_pred"))
+    return ph, term(("search", "steps_rest"))
+
+
+rng = np.random.default_rng(7)
+runs = []
+GRIDS = ((1, 1, 20, "local"), (1, 1, 22, "local"), (1, 1, 24, "local"),
+         (1, 2, 21, "pull"), (1, 2, 23, "pull"), (2, 1, 21, "pull"), (2, 1, 23, "pull"),
+         (2, 2, 22, "pull"), (4, 1, 22, "pull"), (1, 4, 22, "pull"),
+         (2, 2, 24, "pull"), (4, 1, 24, "pull"), (1, 4, 24, "pull"),
+         (2, 4, 23, "pull"), (4, 2, 24, "pull"))   # 8 GPUs: held out 2, log2 P still varies
+for n, (R, C, scale, tp) in enumerate(GRIDS):
+    P = R * C
+    shape = (DIRS, FRONT, EXAM) if n % 2 else SHORT
+    lb = np.zeros((2, 4, P, 3), dtype=np.int64)     # a step that did not run sends nothing
+    pb = np.zeros((2, P), dtype=np.int64)
+    if P > 1:
+        lb[..., 0] = rng.integers(0, 2 ** scale // 8, size=(2, 4, P)) * (R > 1)
+        lb[..., 1] = rng.integers(0, 2 ** scale // 8, size=(2, 4, P)) * (C > 1)
+        lb[:, 2, :, 2] = (2 ** scale // 8) * (C > 1)    # a visited exchange before step 2
+        lb[shape[0] < 0] = 0
+        pb[:] = rng.integers(0, 2 ** scale, size=(2, P)) * (C > 1)
+    F = features(R, C, scale, lb, pb, shape)
+    ph, rest = phases_of(F, tp)
+    path = write(os.path.join(D, "r%dx%d-s%d.h5" % (R, C, scale)), R, C, tp, ph, scale, lb, pb,
+                 shape=shape)
+    with h5py.File(path, "a") as f:   # the search's start and lag beyond the phases
+        f["time"][...] = ph.sum(axis=1) + rest
+    runs.append((path, R, C, scale, tp, F, ph.sum(axis=1) + rest))
+
+# features read from the files
+for path, R, C, scale, tp, F, t in runs:
+    r = model.load(path)
+    name = os.path.basename(path)
+    R_.eq("%s: grid" % name, (r["R"], r["C"], r["transport"]), (R, C, tp))
+    for k, v in F.items():
+        got = r["X"][:, model.FEATURES.index(k)]
+        R_.check("%s: feature %s" % (name, k), np.allclose(got, v, rtol=1e-12, atol=0),
+                 "got %s, want %s" % (got, v))
+
+# the fit recovers the costs and predicts exactly
+runs_l = [model.load(p) for p, *_ in runs]
+params = model.fit_all(runs_l)
+for k, v in LOCAL.items():
+    R_.check("fit: local cost %s" % k, abs(params["pull"][k] - v) <= 1e-6 * v,
+             "got %g, want %g" % (params["pull"][k], v))
+for k, v in XCHG["pull"].items():
+    R_.check("fit: pull cost %s" % k, abs(params["pull"][k] - v) <= 1e-6 * max(v, 1e-12),
+             "got %g, want %g" % (params["pull"][k], v))
+for r, (_, _, _, _, _, _, t) in zip(runs_l, runs):
+    R_.check("fit: %s predicted exactly" % os.path.basename(r["path"]),
+             np.allclose(model.predict(r, params), t, rtol=1e-6), "%s vs %s" % (model.predict(r, params), t))
+
+# the command line: every error 0.0 %, exit 0; held out, still exact
+p = subprocess.run([sys.executable, MODEL, "fit"] + [x[0] for x in runs] + ["--holdout", "2"],
+                   capture_output=True, text=True)
+errs = re.findall(r"([+-]\d+\.\d)%", p.stdout)
+R_.eq("model.py fit: exit 0", p.returncode, 0)
+held = sum(1 for g in GRIDS if g[0] * g[1] == 2)
+R_.check("model.py fit: a row for every run and each held-out one", len(errs) == len(runs) + held,
+         "%d rows: %s" % (len(errs), p.stdout[-400:]))
+R_.check("model.py fit: every error 0.0 %", all(e in ("+0.0", "-0.0") for e in errs), " ".join(errs))
+R_.check("model.py fit: says the largest error", "# largest error on several GPUs: 0.0 %" in p.stdout,
+         p.stdout[-300:])
+R_.check("model.py fit --holdout 2: held out exactly", "# held out 2 GPUs: largest error 0.0 %" in p.stdout,
+         p.stdout[-300:])
+
+# extrapolate: one row for each grid of the paper's shapes
+p = subprocess.run([sys.executable, MODEL, "extrapolate"] + [x[0] for x in runs], capture_output=True, text=True)
+rows = re.findall(r"^\s+(\d+)\s+(\d+)x(\d+)\s+(\d+)\s+([\d.]+)\s+([\d.]+)", p.stdout, re.M)
+R_.eq("model.py extrapolate: exit 0", p.returncode, 0)
+R_.eq("model.py extrapolate: the grids", [(int(a), int(b), int(c)) for a, b, c, *_ in rows],
+      [(1, 1, 1), (2, 1, 2), (4, 2, 2), (16, 4, 4), (64, 8, 8), (256, 16, 16), (1024, 32, 32), (4096, 64, 64)])
+R_.check("model.py extrapolate: times positive", rows and all(float(x[4]) > 0 for x in rows), p.stdout[-300:])
+
+# a file of an older bfs-gpu (no per-rank records) is refused by name
+old = write(os.path.join(D, "old.h5"), 1, 2, "pull", np.ones((2, 6)) * 1e-3, 20, rank_records=False)
+p = subprocess.run([sys.executable, MODEL, "fit", old], capture_output=True, text=True)
+R_.check("model.py: a file without /rank_phase_time refused", p.returncode != 0 and "old.h5" in p.stderr
+         and "rank_phase_time" in p.stderr, "exit %d: %s" % (p.returncode, p.stderr))
+sys.exit(1 if R_.failed else 0)
