@@ -1,7 +1,8 @@
 /* snap_import.h — snap-import's pieces: byte sources (plain range or gzip
  * stream), a line-aligned block reader, the text parser (SNAP edge lists and
- * Matrix Market coordinate entries) with its chunked tuple store, and the
- * distributed relabelling of sparse ids to 0..N-1. */
+ * Matrix Market coordinate entries) with its chunked tuple store, a gzip
+ * stream's blocks dealt to the ranks, and the distributed relabelling of
+ * sparse ids to 0..N-1 (the ids a rank owns meanwhile: snap_owner.h). */
 #ifndef SNAP_IMPORT_H
 #define SNAP_IMPORT_H
 
@@ -113,6 +114,22 @@ typedef struct snap_parser {
  * final line end is added there). Stops at the first bad line
  * (B2_EDATA, ps->err) and keeps failing afterwards. */
 int snap_parse(snap_parser *ps, char *text, size_t len);
+
+/* ---- blocks of text and their dealing (snap_deal.c) ----------------------- */
+/* Blocks this rank parsed: global index, tuples, lines. */
+typedef struct snap_blocks {
+	uint64_t *id, *tuples, *lines;
+	size_t n, cap;
+} snap_blocks;
+int snap_blocks_add(snap_blocks *b, uint64_t id, uint64_t tuples, uint64_t lines);
+uint64_t snap_count_nl(const char *p, size_t n);
+/* A gzip input, rank 0: inflates (a thread) and parses (P = 1) or deals
+ * the blocks to ranks 1..P-1 in turn; *nblocks: how many; a bad spot in
+ * the stream goes to ps->err (P = 1) or deal_err (the block after the last
+ * one dealt). Ranks 1..P-1: snap_gz_take parses the blocks dealt to them. */
+int snap_gz_deal(snap_parser *ps, snap_lr *lr, snap_blocks *bl, b2_progress *pg, int P,
+                 uint64_t *nblocks, snap_err *deal_err);
+int snap_gz_take(snap_parser *ps, snap_blocks *bl, uint64_t block_bytes, int P);
 
 /* ---- relabelling (snap_relabel.c) ---------------------------------------- */
 enum { SNAP_MAP_AUTO, SNAP_MAP_BITMAP, SNAP_MAP_HASH, SNAP_MAP_DECLARED };

@@ -25,6 +25,7 @@
 #include <string.h>
 #include <time.h>
 #include "snap_import.h"
+#include "snap_owner.h"
 
 int snap_wait(MPI_Request *req, const char *what)
 {
@@ -57,202 +58,6 @@ int snap_agree(int code, MPI_Comm comm)
 	error = all;
 done:
 	return error;
-}
-
-#define EMPTY UINT64_MAX /* ids are at most 2^62 */
-
-typedef struct owner {
-	uint64_t lo, hi; /* owned range [lo, hi) */
-	int mode;
-	uint64_t (*bw)[2], nwords; /* bitmap mode: per word {bits, ones before it} */
-	uint64_t *hkey, *hval, hcap, hcount; /* hash mode */
-	uint64_t ndist, base;
-} owner;
-
-static int hash_init(owner *o, uint64_t cap)
-{
-	int error = 0;
-	o->hcap = cap;
-	o->hcount = 0;
-	B2_TRY(b2_alloc(&o->hkey, cap * sizeof(uint64_t), "id hash set"));
-	memset(o->hkey, 0xff, cap * sizeof(uint64_t));
-done:
-	return error;
-}
-
-static inline uint64_t hslot(const owner *o, uint64_t x)
-{
-	uint64_t m = o->hcap - 1, h = b2_mix64(x) & m;
-	while (o->hkey[h] != EMPTY && o->hkey[h] != x)
-		h = (h + 1) & m;
-	return h;
-}
-
-static int hash_insert(owner *o, uint64_t x)
-{
-	int error = 0;
-	uint64_t h = hslot(o, x);
-	if (o->hkey[h] == x)
-		return 0;
-	o->hkey[h] = x;
-	o->hcount++;
-	if (2 * o->hcount > o->hcap) { /* grow: keep the load at most 1/2 */
-		uint64_t *old = o->hkey, oldcap = o->hcap;
-		o->hkey = NULL;
-		B2_TRY(hash_init(o, 2 * oldcap));
-		for (uint64_t i = 0; i < oldcap; i++)
-			if (old[i] != EMPTY) {
-				o->hkey[hslot(o, old[i])] = old[i];
-				o->hcount++;
-			}
-		free(old);
-	}
-done:
-	return error;
-}
-
-static int owner_setup(owner *o, int mode, uint64_t lo, uint64_t hi, uint64_t expect_ends)
-{
-	int error = 0;
-	uint64_t range = hi - lo;
-	o->lo = lo;
-	o->hi = hi;
-	if (mode == SNAP_MAP_AUTO) {
-		/* a bitmap plus prefix counts costs range/4 bytes */
-		uint64_t bytes = range / 4, allow = 2 * expect_ends;
-		mode = bytes <= (UINT64_C(1) << 27) || bytes <= allow ? SNAP_MAP_BITMAP : SNAP_MAP_HASH;
-	}
-	o->mode = mode;
-	if (mode == SNAP_MAP_BITMAP) {
-		if (range > (UINT64_C(1) << 40))
-			B2_FAIL(B2_EUSAGE, "--id-map bitmap: the ids of this rank span %llu values, too many for a bitmap",
-			        (unsigned long long)range);
-		o->nwords = (range + 63) / 64;
-		B2_TRY(b2_calloc(&o->bw, o->nwords ? o->nwords : 1, 2 * sizeof(uint64_t), "id bitmap"));
-	} else {
-		/* grows by doubling: the number of distinct ids is not known */
-		B2_TRY(hash_init(o, UINT64_C(1) << 16));
-	}
-done:
-	return error;
-}
-
-/* Without a call: the build does not assume the popcnt instruction. */
-static inline uint64_t pop64(uint64_t x)
-{
-	x = x - ((x >> 1) & UINT64_C(0x5555555555555555));
-	x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
-	x = (x + (x >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
-	return (x * UINT64_C(0x0101010101010101)) >> 56;
-}
-
-/* The loops that count bits for every end take a third less time with the
- * popcnt instruction, so they come twice: compiled for it, chosen when the
- * CPU has it, and without it. POPC(x, hw) inlines into either. */
-#define POPC(x, hw) ((hw) ? (uint64_t)__builtin_popcountll(x) : pop64(x))
-#define B2_INLINE static inline __attribute__((always_inline))
-#define WITH_POPCNT __attribute__((target("popcnt")))
-
-static int have_popcnt(void)
-{
-	__builtin_cpu_init();
-	return __builtin_cpu_supports("popcnt");
-}
-
-static int owner_mark(owner *o, const uint64_t *x, uint64_t n)
-{
-	int error = 0;
-	if (o->mode == SNAP_MAP_BITMAP) {
-		uint64_t (*bw)[2] = o->bw, lo = o->lo, range = o->hi - o->lo;
-		for (uint64_t i = 0; i < n; i++) {
-			uint64_t d = x[i] - lo;
-			if (d >= range)
-				B2_FAIL(B2_EFAIL, "internal: id %llu sent to the owner of [%llu, %llu)",
-				        (unsigned long long)x[i], (unsigned long long)o->lo, (unsigned long long)o->hi);
-			bw[d >> 6][0] |= UINT64_C(1) << (d & 63);
-		}
-	} else {
-		for (uint64_t i = 0; i < n; i++) {
-			if (x[i] < o->lo || x[i] >= o->hi)
-				B2_FAIL(B2_EFAIL, "internal: id %llu sent to the owner of [%llu, %llu)",
-				        (unsigned long long)x[i], (unsigned long long)o->lo, (unsigned long long)o->hi);
-			B2_TRY(hash_insert(o, x[i]));
-		}
-	}
-done:
-	return error;
-}
-
-/* Numbers the distinct ids; fills ids[] (increasing) for /vertex_ids. */
-static int owner_finish(owner *o, int64_t **ids)
-{
-	int error = 0;
-	*ids = NULL;
-	if (o->mode == SNAP_MAP_BITMAP) {
-		uint64_t s = 0;
-		for (uint64_t w = 0; w < o->nwords; w++) {
-			o->bw[w][1] = s;
-			s += pop64(o->bw[w][0]);
-		}
-		o->ndist = s;
-		B2_TRY(b2_alloc(ids, (s ? s : 1) * sizeof(int64_t), "vertex ids"));
-		uint64_t k = 0;
-		for (uint64_t w = 0; w < o->nwords; w++)
-			for (uint64_t b = o->bw[w][0]; b; b &= b - 1)
-				(*ids)[k++] = (int64_t)(o->lo + 64 * w + (uint64_t)__builtin_ctzll(b));
-	} else {
-		uint64_t *keys = NULL;
-		o->ndist = o->hcount;
-		B2_TRY(b2_alloc(&keys, (o->hcount ? o->hcount : 1) * sizeof(uint64_t), "vertex ids"));
-		*ids = (int64_t *)keys;
-		uint64_t k = 0;
-		for (uint64_t i = 0; i < o->hcap; i++)
-			if (o->hkey[i] != EMPTY)
-				keys[k++] = o->hkey[i];
-		B2_TRY(b2_radix_sort_alloc(&keys, k, 64, "vertex ids"));
-		*ids = (int64_t *)keys;
-		B2_TRY(b2_alloc(&o->hval, o->hcap * sizeof(uint64_t), "id numbering"));
-		for (uint64_t i = 0; i < k; i++)
-			o->hval[hslot(o, keys[i])] = i;
-	}
-done:
-	return error;
-}
-
-static inline uint64_t owner_map(const owner *o, uint64_t x)
-{
-	if (o->mode == SNAP_MAP_BITMAP) {
-		uint64_t d = x - o->lo, w = d >> 6;
-		return o->base + o->bw[w][1] + pop64(o->bw[w][0] & ((UINT64_C(1) << (d & 63)) - 1));
-	}
-	return o->base + o->hval[hslot(o, x)];
-}
-
-/* P = 1, bitmap: every end of x to its new id */
-B2_INLINE void bitmap_map_body(uint64_t *restrict x, uint64_t n, const owner *o, int hw)
-{
-	const uint64_t(*restrict bw)[2] = o->bw;
-	const uint64_t lo = o->lo, base = o->base;
-	for (uint64_t i = 0; i < n; i++) {
-		uint64_t d = x[i] - lo, w = d >> 6;
-		x[i] = base + bw[w][1] + POPC(bw[w][0] & ((UINT64_C(1) << (d & 63)) - 1), hw);
-	}
-}
-WITH_POPCNT static void bitmap_map_hw(uint64_t *x, uint64_t n, const owner *o)
-{
-	bitmap_map_body(x, n, o, 1);
-}
-static void bitmap_map_sw(uint64_t *x, uint64_t n, const owner *o)
-{
-	bitmap_map_body(x, n, o, 0);
-}
-
-static void owner_free(owner *o)
-{
-	free(o->bw);
-	free(o->hkey);
-	free(o->hval);
-	memset(o, 0, sizeof *o);
 }
 
 /* ---- exchange rounds --------------------------------------------------------- */
@@ -313,7 +118,7 @@ static inline uint64_t cslot(uint64_t x)
 
 #define DONE UINT32_MAX /* own[] of an end handled without a message */
 
-static int xch_round(xch *X, owner *o, const slice *sl, int translate, int *local)
+static int xch_round(xch *X, snap_owner *o, const slice *sl, int translate, int *local)
 {
 	int error = *local, P = X->P, me = X->me;
 	uint64_t k = 0;
@@ -334,12 +139,12 @@ static int xch_round(xch *X, owner *o, const slice *sl, int translate, int *loca
 			if (w == (uint32_t)me) {
 				ow[i] = DONE;
 				if (translate)
-					x[i] = owner_map(o, v);
+					x[i] = snap_owner_map(o, v);
 				else if (bitmap) { /* in range: owner_of said so */
 					uint64_t d = v - o->lo;
 					o->bw[d >> 6][0] |= UINT64_C(1) << (d & 63);
 				} else if (!error)
-					error = owner_mark(o, &x[i], 1);
+					error = snap_owner_mark(o, &x[i], 1);
 				continue;
 			}
 			if (cid) {
@@ -393,11 +198,11 @@ static int xch_round(xch *X, owner *o, const slice *sl, int translate, int *loca
 	B2_TRY(snap_wait(&req, "MPI_Ialltoallv"));
 	if (!translate) {
 		if (!*local)
-			*local = owner_mark(o, X->rbuf, nr);
+			*local = snap_owner_mark(o, X->rbuf, nr);
 	} else {
 		uint64_t *restrict rb = X->rbuf;
 		for (uint64_t i = 0; i < nr; i++)
-			rb[i] = owner_map(o, rb[i]);
+			rb[i] = snap_owner_map(o, rb[i]);
 		B2_TRY(b2_mpi_ok(MPI_Ialltoallv(rb, X->rcnt, X->rdis, MPI_UINT64_T, sbuf, scnt,
 		                                X->sdis, MPI_UINT64_T, X->comm, &req), "MPI_Ialltoallv"));
 		B2_TRY(snap_wait(&req, "MPI_Ialltoallv"));
@@ -555,7 +360,7 @@ static int presence_relabel(snap_relabel_out *out, snap_store *st, uint64_t lo, 
 	int error = 0;
 	uint64_t *wlo = NULL, *nd = NULL, *rp = NULL, *gw = NULL, (*ans)[2] = NULL;
 	int *scnt = NULL, *sdis = NULL, *rcnt = NULL, *rdis = NULL;
-	owner o;
+	snap_owner o;
 	MPI_Request req;
 	double t0 = b2_now();
 	memset(&o, 0, sizeof o);
@@ -676,9 +481,8 @@ static int presence_relabel(snap_relabel_out *out, snap_store *st, uint64_t lo, 
 	/* 5. every end gets its new id */
 	o.lo = lo;
 	o.base = 0;
-	int hw = have_popcnt();
 	for (size_t c = 0; c < st->nch; c++)
-		(hw ? bitmap_map_hw : bitmap_map_sw)((uint64_t *)st->ch[c].a, 2 * st->ch[c].n, &o);
+		snap_owner_map_bitmap((uint64_t *)st->ch[c].a, 2 * st->ch[c].n, &o);
 	out->t_map = b2_now() - t0 - out->t_mark - out->t_exchange;
 	out->mode = SNAP_MAP_BITMAP;
 	out->presence = 1;
@@ -698,7 +502,7 @@ done:
  * batch ends each (every rank runs them all, empty ones too, since a round
  * is collective); an error of this rank alone, from marking, is returned
  * once the rounds are done. */
-static int xch_pass(xch *X, owner *o, snap_store *st, uint64_t batch, int64_t grounds,
+static int xch_pass(xch *X, snap_owner *o, snap_store *st, uint64_t batch, int64_t grounds,
                     int translate)
 {
 	int error = 0, local = 0;
@@ -715,7 +519,7 @@ int snap_relabel(snap_relabel_out *out, snap_store *st, uint64_t total, uint64_t
                  int id_cache, MPI_Comm comm)
 {
 	int error = 0, P = 1, me = 0;
-	owner o;
+	snap_owner o;
 	xch X;
 	uint64_t *spl = NULL;
 	memset(out, 0, sizeof *out);
@@ -752,7 +556,7 @@ int snap_relabel(snap_relabel_out *out, snap_store *st, uint64_t total, uint64_t
 	uint64_t lo = me == 0 ? (uint64_t)gmn : spl[me - 1], hi = me == P - 1 ? (uint64_t)gmx + 1 : spl[me];
 	if (hi < lo)
 		hi = lo;
-	error = owner_setup(&o, mode, lo, hi, 2 * total / (uint64_t)P + 1);
+	error = snap_owner_setup(&o, mode, lo, hi, 2 * total / (uint64_t)P + 1);
 	B2_TRY(b2_agree(error, comm));
 
 	/* MPI counts and displacements are int: a round receives at most P*batch */
@@ -790,13 +594,13 @@ int snap_relabel(snap_relabel_out *out, snap_store *st, uint64_t total, uint64_t
 	double t0 = b2_now();
 	if (P == 1) {
 		for (size_t c = 0; c < st->nch && !error; c++)
-			error = owner_mark(&o, (const uint64_t *)st->ch[c].a, 2 * st->ch[c].n);
+			error = snap_owner_mark(&o, (const uint64_t *)st->ch[c].a, 2 * st->ch[c].n);
 	} else {
 		error = xch_pass(&X, &o, st, batch, grounds, 0);
 	}
 	B2_TRY(b2_agree(error, comm));
 	out->t_mark = b2_now() - t0;
-	error = owner_finish(&o, &out->ids);
+	error = snap_owner_finish(&o, &out->ids);
 	B2_TRY(b2_agree(error, comm));
 	B2_TRY(b2_mpi_ok(MPI_Exscan(&o.ndist, &o.base, 1, MPI_UINT64_T, MPI_SUM, comm), "MPI_Exscan"));
 	if (me == 0)
@@ -814,14 +618,13 @@ int snap_relabel(snap_relabel_out *out, snap_store *st, uint64_t total, uint64_t
 	if (X.cid)
 		memset(X.cid, 0xff, sizeof(uint64_t) << CACHE_BITS);
 	if (P == 1) {
-		int hw = have_popcnt();
 		for (size_t c = 0; c < st->nch; c++) {
 			uint64_t *a = (uint64_t *)st->ch[c].a, n = 2 * st->ch[c].n;
 			if (o.mode == SNAP_MAP_BITMAP)
-				(hw ? bitmap_map_hw : bitmap_map_sw)(a, n, &o);
+				snap_owner_map_bitmap(a, n, &o);
 			else
 				for (uint64_t i = 0; i < n; i++)
-					a[i] = owner_map(&o, a[i]);
+					a[i] = snap_owner_map(&o, a[i]);
 		}
 	} else {
 		error = xch_pass(&X, &o, st, batch, grounds, 1);
@@ -829,7 +632,7 @@ int snap_relabel(snap_relabel_out *out, snap_store *st, uint64_t total, uint64_t
 	error = b2_agree(error, comm);
 	out->t_map = b2_now() - t0 - out->t_mark - out->t_exchange;
 done:
-	owner_free(&o);
+	snap_owner_free(&o);
 	free(spl);
 	free(X.scnt);
 	free(X.sdis);
