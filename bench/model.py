@@ -148,7 +148,7 @@ def load(path):
     X = np.stack([F[k] for k in FEATURES], axis=1)
     return {"path": path, "R": R, "C": C, "P": P, "transport": transport_of(a),
             "N": int(a["num_vertices"]), "X": X, "t": t, "nedge": ne,
-            "phase": rp.mean(axis=1), "direction": d, "examined": ex, "front": fs}
+            "phase": rp.mean(axis=1), "direction": d, "examined": ex, "front": fs, "found": found}
 
 
 def cols(term):
@@ -216,11 +216,9 @@ def profile(run):
     examined by top-down and by bottom-up searches at that step, with
     their top-down parts of the frontier and the discoveries and the share
     of searches going bottom-up there."""
-    d, ex, fs = run["direction"], run["examined"], run["front"]
+    d, ex, fs, found = run["direction"], run["examined"], run["front"], run["found"]
     L = d.shape[1]
     N = run["N"]
-    found = np.zeros_like(fs)
-    found[:, :-1] = fs[:, 1:]
     td, bu = d == 0, d == 1
     mean = lambda x, m: float(np.where(m, x, 0).mean()) / N
     return [{"front": mean(fs[:, l], d[:, l] >= 0), "found": mean(found[:, l], d[:, l] >= 0),
@@ -260,10 +258,10 @@ def extrapolate(prof, params, one, gpus_per_node, net_bw, net_lat, node_name, gr
         t = {"local": 0.0, "expand": 0.0, "fold": 0.0, "visited": 0.0, "term": 0.0}
         bitmap = b / 8 + 4
         steps = 0.0
+        bu = loc["E_bu_own"] if R == 1 and C > 1 and loc["E_bu_own"] > 0 else loc["E_bu"]
         for s in prof:
             ran = s["front"] > 0 or s["e_td"] + s["e_bu"] > 0
             steps += ran
-            bu = loc["E_bu_own"] if R == 1 and C > 1 and loc["E_bu_own"] > 0 else loc["E_bu"]
             t["local"] += (loc["E_td"] * s["e_td"] * N / P + loc["D_td"] * s["found_td"] * N / R +
                            loc["V_td"] * s["front_td"] * N / C +
                            bu * s["e_bu"] * N / P * (1 + growth * math.log2(C) * (R > 1)) +
