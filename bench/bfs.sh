@@ -37,7 +37,11 @@
 #                         grid of n ranks at 26 + log2 n) by PERGPU_TRANSPORTS
 #                         (pull nccl mpi), each
 #                         row REPS (3) times alternating with BASE_BIN (another
-#                         build's bin/) when set, medians and ratios at the end;
+#                         build's bin/) when set, and with each rule of
+#                         PERGPU_RULES_OFF (bfs-gpu --rule-off: own-rows ...)
+#                         off where it applies to the grid (a rule of one row:
+#                         R = 1; of a row of two: C = 2), medians and ratios
+#                         at the end (new/off: what the rule gains);
 #                         PARTS (default "k weak one shapes") picks the sections;
 #                         IPC_PUSH=0 / IPC_OFF=0 leave out the ipc / mpi rows
 #                         of the weak scaling; BITMAPS picks the bitmap modes.
@@ -240,13 +244,27 @@ gpu)
     S=${PERGPU_SCALE:-26} R=${REPS:-3} B=${BACKEND:-cuda}
     : >"$WORK/pergpu.log"
     echo "## 2^$S vertices per GPU: 1x1 at scale ${LAT_SCALE:-21} and $S, ${PERGPU_GRIDS:-1x2 2x1} at $((S + 1)) by ${PERGPU_TRANSPORTS:-pull nccl mpi}; $R run(s) of each${BASE_BIN:+, alternating with $BASE_BIN}"
-    # row LABEL NP PART ARGS...: REPS runs of each build, alternating
+    # applies RULE RxC: the special rule (traverse/plan.h) is one this grid has
+    applies() {
+      case $1 in
+        own-rows|carry-own-block|fold-bound) [ "${2%x*}" = 1 ] && [ "${2#*x}" != 1 ] ;;
+        row-carries|preds-from-levels) [ "${2#*x}" = 2 ] ;;
+        *) false ;;
+      esac
+    }
+    # row LABEL NP PART ARGS...: REPS runs of each build, and of the rules
+    # off that apply to the grid (from the label), alternating
     row() {
-      local label=$1 np=$2 p=$3 r b; shift 3
+      local label=$1 np=$2 p=$3 r b g; shift 3
+      g=$(echo "$label" | grep -o '[0-9]*x[0-9]*' | head -1)
       for r in $(seq "$R"); do
-        for b in ${BASE_BIN:+base} new; do
-          local bin=$BIN; [ $b = base ] && bin=$BASE_BIN
-          BIN=$bin REPS=1 LEVELS=0 bfs "$label-$b" "$np" "$p" --backend "$B" "$@" | tee -a "$WORK/pergpu.log"
+        for b in ${BASE_BIN:+base} new ${PERGPU_RULES_OFF:-}; do
+          local bin=$BIN args=(); [ $b = base ] && bin=$BASE_BIN
+          if [ $b != base ] && [ $b != new ]; then
+            applies "$b" "$g" || continue
+            args=(--rule-off "$b"); b=off-$b
+          fi
+          BIN=$bin REPS=1 LEVELS=0 bfs "$label-$b" "$np" "$p" --backend "$B" "$@" "${args[@]}" | tee -a "$WORK/pergpu.log"
         done
       done
     }
@@ -276,16 +294,21 @@ gpu)
 import re, sys, statistics as st
 runs = {}
 for line in open(sys.argv[1]):
-    m = re.match(r"(\S+)-(base|new)\s.*hmean\s+([\d.]+) GTEPS", line)
+    m = re.match(r"(\S+?)-(base|new|off-[a-z-]+)\s.*hmean\s+([\d.]+) GTEPS", line)
     if m:
         runs.setdefault(m.group(1), {}).setdefault(m.group(2), []).append(float(m.group(3)))
+med = lambda v: st.median(v) if v else float("nan")
+show = lambda v: " ".join("%.1f" % x for x in v)
 print("%-30s %12s %12s %8s  runs" % ("row (GTEPS, median)", "base", "new", "new/base"))
 for row, d in runs.items():
     b, n = d.get("base", []), d.get("new", [])
-    mb = st.median(b) if b else float("nan")
-    mn = st.median(n) if n else float("nan")
+    mb, mn = med(b), med(n)
     print("%-30s %12.2f %12.2f %8.3f  base %s new %s" % (row, mb, mn, mn / mb if b and mb > 0 else float("nan"),
-          " ".join("%.1f" % x for x in b), " ".join("%.1f" % x for x in n)))
+          show(b), show(n)))
+    for k in sorted(x for x in d if x.startswith("off-")):
+        mo = med(d[k])
+        print("%-30s %12s %12.2f %8s  new/off %.3f: %s %s" % ("  --rule-off " + k[4:], "", mo, "",
+              mn / mo if mo > 0 else float("nan"), k, show(d[k])))
 PY
     fi
   fi

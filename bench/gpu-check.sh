@@ -14,7 +14,8 @@
 #             --test-shared-gpus (device levels, the GPU time-sliced), and
 #             by nccl with it (NCCL's socket transport)
 #             SAN_GRIDS (default "1x1 1x2 2x1") picks the grids: 2x2, 1x4,
-#             4x1 with four GPUs (pull, the device levels, by default)
+#             4x1 with four GPUs (pull, the device levels, by default);
+#             SAN_ARGS adds bfs-gpu options (--rule-off all, say)
 #   validate: bfs-validate on the trees of 4 roots at scale $VALIDATE_SCALE
 #             (26) on each of $VALIDATE_GRIDS (default "4x1 2x2 1x4") that
 #             the GPUs allow, --direction auto, the transports' auto choice
@@ -58,7 +59,7 @@ for step in $steps; do
         for tool in memcheck racecheck; do
           for bm in $bms; do
             l=$B2_TMP/san-$tool-$g-$tp-$bm.log
-            $run compute-sanitizer --tool $tool $api --error-exitcode 9 bfs-gpu "$B2_TMP/san-s.$g.h5" -n 4 --backend cuda --bitmap $bm --transport $tp $testing -o "$B2_TMP/san.h5" >"$l" 2>&1
+            $run compute-sanitizer --tool $tool $api --error-exitcode 9 bfs-gpu "$B2_TMP/san-s.$g.h5" -n 4 --backend cuda --bitmap $bm --transport $tp $testing ${SAN_ARGS:-} -o "$B2_TMP/san.h5" >"$l" 2>&1
             rc=$?
             echo "compute-sanitizer $tool $g $tp --bitmap $bm: exit $rc; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$l" | sort | uniq -c | tr '\n' ' ')"
             [ $rc = 0 ] || { fail=1; tail -n 30 "$l"; }

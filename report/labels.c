@@ -62,6 +62,8 @@ void run_make_label(run *r)
 			snprintf(v, sizeof v, "%lld", (long long)r->warmup), add(t, n, "warmup", v);
 		if (cuda && r->ept >= 0 && r->ept != DEF_EPT)
 			snprintf(v, sizeof v, "%lld", (long long)r->ept), add(t, n, "ept", v);
+		if (r->rules_off && r->rules_off[0])
+			add(t, n, "rules-off", r->rules_off);
 	}
 	snprintf(r->label, sizeof r->label, "%s %lldx%lld %s%s%s", r->graph, (long long)r->rows,
 	         (long long)r->cols, r->backend, t[0] ? " " : "", t);

@@ -318,6 +318,101 @@ static void test_message_levels(void)
 	EQ("1x4 mpi: no expand exchange", p.expand_out.form, B2_FORM_NONE);
 }
 
+/* --rule-off: each special rule gone, the general path in its place */
+static void test_rules_off(void)
+{
+	char name[128];
+	EQ("rule names: own-rows", b2_rule_bit("own-rows"), B2_RULE_OWN_ROWS);
+	EQ("rule names: fold-bound", b2_rule_bit("fold-bound"), B2_RULE_FOLD_BOUND);
+	EQ("rule names: none of that name", b2_rule_bit("own_rows"), 0);
+	for (int x = 0; x < B2_NRULES; x++) {
+		snprintf(name, sizeof name, "rule names: %s round trip", b2_rule_names[x]);
+		EQ(name, b2_rule_bit(b2_rule_names[x]), 1 << x);
+	}
+	b2_bkopts o;
+	/* 1x2 without ROW_CARRIES_EVERY_LEVEL: no carrying, so no predecessors
+	 * from the levels; the row peers read the visited block; no own
+	 * frontier bitmap (R = 1: no expand) */
+	b2_plan_grid g = grid(1, 2, 0, 0, B2_BITMAP_AUTO, B2_DIRECTION_AUTO);
+	g.rules_off = B2_RULE_ROW_CARRIES;
+	memset(&o, 0, sizeof o);
+	b2_plan_backend(&g, &o);
+	EQ("1x2 row-carries off: backend, own frontier not packed", o.pack_front, 0);
+	EQ("1x2 row-carries off: backend, no predecessors from the levels", o.preds_from_levels, 0);
+	EQ("1x2 row-carries off: backend, bottom-up on own rows still", o.own_rows, 1);
+	b2_run_plan r = b2_plan_run(&g, &MPI_CAPS);
+	EQ("1x2 row-carries off: mpi carries nothing", r.carry, B2_CARRY_NONE);
+	EQ("1x2 row-carries off: mpi predecessors by exchange", r.preds, B2_PREDS_EXCHANGE);
+	EQ("1x2 row-carries off: mpi row reads visited", r.row_reads_visited, 1);
+	EQ("1x2 row-carries off: no carrying row peer", r.row_peer, -1);
+	r = b2_plan_run(&g, &PULL_CAPS);
+	EQ("1x2 row-carries off: pull carries nothing", r.carry, B2_CARRY_NONE);
+	EQ("1x2 row-carries off: pull predecessors in place", r.preds, B2_PREDS_IN_PLACE);
+	/* 2x2 pull, the same */
+	g = grid(2, 2, 0, 0, B2_BITMAP_AUTO, B2_DIRECTION_AUTO);
+	g.rules_off = B2_RULE_ROW_CARRIES;
+	r = b2_plan_run(&g, &PULL_CAPS);
+	EQ("2x2 row-carries off: pull carries nothing", r.carry, B2_CARRY_NONE);
+	EQ("2x2 row-carries off: pull row reads visited", r.row_reads_visited, 1);
+	const int64_t front[3] = {1, 5, 300}, deg[3] = {0, 2000, 0};
+	int dir[3], car[3], vis[3];
+	directions(&g, &r, 3, front, deg, dir, car, vis);
+	EQ("2x2 row-carries off: level 2 bottom-up", dir[1], B2_BOTTOM_UP);
+	EQ("2x2 row-carries off: level 2 carries nothing", car[1], B2_CARRYING_NONE);
+	EQ("2x2 row-carries off: level 3 (bottom-up again) visited exchange", vis[2], 1);
+	/* 1x2 mpi without PREDS_FROM_LEVELS: carrying still, answers only */
+	g = grid(1, 2, 0, 0, B2_BITMAP_AUTO, B2_DIRECTION_AUTO);
+	g.rules_off = B2_RULE_PREDS_FROM_LEVELS;
+	memset(&o, 0, sizeof o);
+	b2_plan_backend(&g, &o);
+	EQ("1x2 preds-from-levels off: backend, none from the levels", o.preds_from_levels, 0);
+	r = b2_plan_run(&g, &MPI_CAPS);
+	EQ("1x2 preds-from-levels off: mpi carries every level", r.carry, B2_CARRY_EVERY);
+	EQ("1x2 preds-from-levels off: mpi predecessors as answers", r.preds, B2_PREDS_ANSWERS);
+	/* 1x4 without BOTTOM_UP_OWN_ROWS: the general bottom-up */
+	g = grid(1, 4, 0, 0, B2_BITMAP_AUTO, B2_DIRECTION_AUTO);
+	g.rules_off = B2_RULE_OWN_ROWS;
+	memset(&o, 0, sizeof o);
+	b2_plan_backend(&g, &o);
+	EQ("1x4 own-rows off: backend, bottom-up on every row", o.own_rows, 0);
+	/* 1x2 without BOTTOM_UP_OWN_ROWS: no predecessors from the levels
+	 * either (they rest on it), the answers-only exchange instead */
+	g = grid(1, 2, 0, 0, B2_BITMAP_AUTO, B2_DIRECTION_AUTO);
+	g.rules_off = B2_RULE_OWN_ROWS;
+	memset(&o, 0, sizeof o);
+	b2_plan_backend(&g, &o);
+	EQ("1x2 own-rows off: backend, none from the levels", o.preds_from_levels, 0);
+	r = b2_plan_run(&g, &MPI_CAPS);
+	EQ("1x2 own-rows off: mpi carries every level", r.carry, B2_CARRY_EVERY);
+	EQ("1x2 own-rows off: mpi predecessors as answers", r.preds, B2_PREDS_ANSWERS);
+	/* 1x2 pull bottom-up levels: the own block carried, unless either
+	 * CARRY_OWN_BLOCK or BOTTOM_UP_OWN_ROWS (what it rests on) is off */
+	static const int offs[3] = {0, B2_RULE_CARRY_OWN_BLOCK, B2_RULE_OWN_ROWS};
+	static const int want[3] = {B2_CARRYING_OWN, B2_CARRYING_ALL, B2_CARRYING_ALL};
+	for (int x = 0; x < 3; x++) {
+		g = grid(1, 2, 0, 1, B2_BITMAP_AUTO, B2_DIRECTION_AUTO);
+		g.rules_off = offs[x];
+		r = b2_plan_run(&g, &PULL_CAPS);
+		directions(&g, &r, 3, front, deg, dir, car, vis);
+		snprintf(name, sizeof name, "1x2 pull rules off %d: level 2 carries", offs[x]);
+		EQ(name, car[1], want[x]);
+	}
+	/* 1x2 over NCCL's network without FOLD_BOUND: level 1's fold is a
+	 * bitmap of unknown size, not a list bounded by the root's degree */
+	b2_msg_plan ein[4], fout[4], fin[4];
+	b2_level_plan p = {.expand_in = ein, .fold_out = fout, .fold_in = fin};
+	b2_plan_state st;
+	g = grid(1, 2, 0, 0, B2_BITMAP_AUTO, B2_DIRECTION_AUTO);
+	g.rules_off = B2_RULE_FOLD_BOUND;
+	r = b2_plan_run(&g, &NCCL_NET_CAPS);
+	memset(&st, 0, sizeof st);
+	b2_plan_counts c = {.lvl = 1, .front = 1, .root_rank = 1, .root_degree = 4};
+	b2_plan_level(&g, &r, &st, &c, &p);
+	EQ("1x2 nccl net fold-bound off: fold out, a bitmap", fout[1].form, B2_FORM_BITMAP);
+	EQ("1x2 nccl net fold-bound off: fold from 1, a bitmap", fin[1].form, B2_FORM_BITMAP);
+	EQ("1x2 nccl net fold-bound off: fold from 1, size unknown", fin[1].count, -1);
+}
+
 int main(void)
 {
 	test_form();
@@ -326,5 +421,6 @@ int main(void)
 	test_direction();
 	test_device_messages();
 	test_message_levels();
+	test_rules_off();
 	return failed;
 }

@@ -9,7 +9,8 @@ sharing one GPU (--test-shared-gpus), NCCL's on 1x2 and 2x1 sharing one GPU
 thread, every --direction (auto, top-down, bottom-up) and every --transport
 (auto, pull, ipc, nccl, mpi, and NCCL forced onto its socket transport)
 crossed give the same levels, with the `exchange` attribute naming the
-transport; a named transport that cannot serve (pull or nccl with GPUs
+transport; so does the level plan with its special rules off (--rule-off:
+all, and each that applies to the grid, over pull and mpi); a named transport that cannot serve (pull or nccl with GPUs
 shared) exits 2; too little device memory (memory held by another process) exits 4
 with what is needed and free, and leaves no output. Device levels' phase times: 0 exactly
 for the exchanges a grid side does not have. Prints nothing and
@@ -158,6 +159,11 @@ def run(g, R, C, backend, *extra, nroots=8, env=None):
     opt = dict(zip(map(str, extra[::2]), map(str, extra[1::2])))
     return check_bfs(rep, tag, g, out, nroots, direction=opt.get("--direction", "auto"))
 
+def rules_off(R, C):
+    """The --rule-off values worth a run on an R x C grid: all, and each
+    rule that applies there alone (traverse/plan.h)."""
+    return ["all"] + (["own-rows", "carry-own-block"] if R == 1 else []) + (["row-carries"] if C == 2 else [])
+
 def same(tag, a, b):
     ok = len(a) > 0 and a.keys() == b.keys() and all(np.array_equal(a[r], b[r]) for r in a)
     rep.check(tag, ok)
@@ -202,6 +208,14 @@ for g in [] if SHARED_ONLY else graphs[:1] if QUICK else graphs:
                     rep.eq("%s %dx%d --transport %s, GPUs shared: exit 2" % (g.name, R, C, tp), p.returncode, 2)
                     rep.check("%s %dx%d --transport %s, GPUs shared: says why" % (g.name, R, C, tp),
                               "share GPUs" in p.stderr, p.stderr[-300:])
+        # the level plan without its special rules (--rule-off): the general
+        # paths in their place, device levels (pull) and message levels (mpi)
+        if R * C > 1 and own:
+            for rules in rules_off(R, C):
+                for tp in ("pull", "mpi"):
+                    for d in ("auto", "bottom-up"):
+                        same("%s %dx%d cuda --rule-off %s --transport %s --direction %s == cpu" % (g.name, R, C, rules, tp, d),
+                             run(g, R, C, "cuda", "--rule-off", rules, "--transport", tp, "--direction", d), cp)
         # bitmap messages forced on and off: on the largest grid with a GPU
         # per rank, and on 1x2 and 2x1 sharing one GPU (the host-staged path)
         if R * C > 1 and not QUICK and (R * C == min(4, ngpu) or (R * C == 2 and ngpu == 1)):

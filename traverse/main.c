@@ -7,7 +7,7 @@
  *           [--transport auto|pull|ipc|nccl|mpi]
  *           [--direction auto|top-down|bottom-up] [--alpha A] [--beta B]
  *           [--roots any|largest-component] [--trace] [--test-shared-gpus]
- *           [--variant NAME] -o bfs.h5
+ *           [--rule-off RULE]... [--variant NAME] -o bfs.h5
  *
  * Reads the rank's own CSC block and the degrees of its own vertices from
  * the partition file, draws the roots (FORMATS.md "BFS file"), runs warm-up
@@ -72,6 +72,10 @@ static const char help[] =
 	"                           share a GPU (a one-GPU host then checks two-rank device\n"
 	"                           levels; NCCL joins the ranks by its socket transport,\n"
 	"                           each rank a host of its own). Slow: never for timing\n"
+	"      --rule-off RULE      for measuring: the level plan without one of its special\n"
+	"                           rules (traverse/plan.h; repeatable, or all): row-carries,\n"
+	"                           preds-from-levels, own-rows, carry-own-block, fold-bound.\n"
+	"                           The levels stay the same; recorded as rules_off\n"
 	"      --variant NAME       a name for this variant of the run, recorded in the file\n"
 	"                           and shown in every report (letters, digits, . _ + -;\n"
 	"                           at most 64)\n"
@@ -105,6 +109,7 @@ typedef struct opts {
 	const char *variant;    /* --variant, "" when none */
 	int compress_pred;      /* B2_PRED_* */
 	int64_t pred_chunk;     /* --pred-chunk */
+	int rules_off;          /* --rule-off: B2_RULE_ bits */
 } opts;
 
 /* --variant: a name that file names and make take as it is. */
@@ -132,12 +137,14 @@ static int parse(opts *o, int argc, char **argv)
 		{"beta", required_argument, 0, 10}, {"roots", required_argument, 0, 11},
 		{"trace", no_argument, 0, 13}, {"test-shared-gpus", no_argument, 0, 14},
 		{"variant", required_argument, 0, 15}, {"compress-pred", required_argument, 0, 16},
-		{"pred-chunk", required_argument, 0, 17}, B2_STD_LONGOPTS, {0, 0, 0, 0}};
+		{"pred-chunk", required_argument, 0, 17}, {"rule-off", required_argument, 0, 18},
+		B2_STD_LONGOPTS, {0, 0, 0, 0}};
 	o->nroots = 64; o->seed = 1; o->backend = "auto"; o->bitmap = B2_BITMAP_AUTO;
 	o->bitmap_s = "auto"; o->ept = 4; o->keep = -1; o->warmup = 1; o->transport = B2_TP_AUTO;
 	o->direction = B2_DIRECTION_AUTO; o->direction_s = "auto"; o->alpha = 0; o->beta = 18; /* alpha 0: the backend's */
 	o->roots_lc = 0;
 	o->trace = o->test_shared = 0;
+	o->rules_off = 0;
 	o->variant = "";
 	o->compress_pred = B2_PRED_AUTO;
 	o->pred_chunk = B2_PRED_CHUNK;
@@ -198,6 +205,14 @@ static int parse(opts *o, int argc, char **argv)
 			                       (const int[]){B2_PRED_AUTO, B2_PRED_ON, B2_PRED_OFF}));
 			break;
 		case 17: B2_TRY(b2_parse_i64(&o->pred_chunk, optarg, "--pred-chunk", 1, B2_PRED_CHUNK)); break;
+		case 18: {
+			const int bit = strcmp(optarg, "all") ? b2_rule_bit(optarg) : (1 << B2_NRULES) - 1;
+			if (!bit)
+				return b2_usage_err("--rule-off: expected row-carries, preds-from-levels, own-rows, "
+				                    "carry-own-block, fold-bound or all, got '%s'", b2_text(optarg));
+			o->rules_off |= bit;
+			break;
+		}
 		default:
 			B2_TRY(b2_std_option(&std, c, optarg, help));
 		}
@@ -402,6 +417,12 @@ static int write_run_facts(hid_t f, const opts *o, const runfacts *rf, const cha
 	B2_TRY(b2_attr_put_i64(f, "oversubscribed", rf->oversubscribed));
 	B2_TRY(b2_attr_put_i64(f, "threads_per_rank", rf->threads));
 	B2_TRY(b2_attr_put_str(f, "variant", o->variant));
+	char rules[128] = "";
+	for (int r = 0; r < B2_NRULES; r++)
+		if (o->rules_off & 1 << r)
+			snprintf(rules + strlen(rules), sizeof rules - strlen(rules), "%s%s", rules[0] ? "+" : "",
+			         b2_rule_names[r]);
+	B2_TRY(b2_attr_put_str(f, "rules_off", rules));
 done:
 	free(all);
 	free(names);
@@ -492,6 +513,7 @@ int main(int argc, char **argv)
 	b2_search_opts so = {.transport = o.transport, .gpus_shared = shared,
 	                     .test_shared = o.test_shared, .trace = o.trace};
 	B2_TRY(b2_search_grid(&so.grid, &g, o.bitmap, o.direction, o.alpha, o.beta));
+	so.grid.rules_off = o.rules_off;
 	b2_bkopts bo = {.edges_per_thread = (int)o.ept, .device = device, .trace = o.trace};
 	b2_plan_backend(&so.grid, &bo);
 	/* --test-shared-gpus with NCCL: each rank a host of its own to NCCL

@@ -1,13 +1,41 @@
 /* plan.c — the level plan (plan.h): every decision about what a level
  * does, from numbers all ranks share. */
+#include <string.h>
 #include "plan.h"
+
+const char *const b2_rule_names[B2_NRULES] = {
+	"row-carries", "preds-from-levels", "own-rows", "carry-own-block", "fold-bound",
+};
+
+int b2_rule_bit(const char *name)
+{
+	for (int r = 0; r < B2_NRULES; r++)
+		if (strcmp(name, b2_rule_names[r]) == 0)
+			return 1 << r;
+	return 0;
+}
+
+static int rule(const b2_plan_grid *g, int bit)
+{
+	return !(g->rules_off & bit);
+}
 
 /* ROW_CARRIES_EVERY_LEVEL's grids: a row of two that may run bottom-up
  * levels (they are what needs the row's visited state) with bitmaps (they
  * keep the carried part small). */
 static int row_may_carry(const b2_plan_grid *g)
 {
-	return g->C == 2 && g->direction != B2_DIRECTION_TOP_DOWN && g->bitmap_mode != B2_BITMAP_OFF;
+	return g->C == 2 && g->direction != B2_DIRECTION_TOP_DOWN && g->bitmap_mode != B2_BITMAP_OFF &&
+	       rule(g, B2_RULE_ROW_CARRIES);
+}
+
+/* PREDS_FROM_LEVELS' grids: a row of two that carries, where a bottom-up
+ * step finds only own rows (BOTTOM_UP_OWN_ROWS), so that a vertex the fold
+ * brought has its parent among the levels of the peer's block. */
+static int preds_from_levels(const b2_plan_grid *g)
+{
+	return row_may_carry(g) && g->R == 1 && rule(g, B2_RULE_OWN_ROWS) &&
+	       rule(g, B2_RULE_PREDS_FROM_LEVELS);
 }
 
 void b2_plan_backend(const b2_plan_grid *g, b2_bkopts *o)
@@ -24,8 +52,8 @@ void b2_plan_backend(const b2_plan_grid *g, b2_bkopts *o)
 	 * bitmaps (on) */
 	o->fold_cap = g->bitmap_mode == B2_BITMAP_ON ? 0
 	            : g->bitmap_mode == B2_BITMAP_AUTO ? g->b / 32 : g->b;
-	o->own_rows = o->bottom_up && g->R == 1 && g->C > 1;   /* BOTTOM_UP_OWN_ROWS */
-	o->preds_from_levels = row_may_carry(g) && g->R == 1;  /* PREDS_FROM_LEVELS */
+	o->own_rows = o->bottom_up && g->R == 1 && g->C > 1 && rule(g, B2_RULE_OWN_ROWS);
+	o->preds_from_levels = preds_from_levels(g);
 }
 
 b2_run_plan b2_plan_run(const b2_plan_grid *g, const b2_plan_caps *caps)
@@ -42,7 +70,7 @@ b2_run_plan b2_plan_run(const b2_plan_grid *g, const b2_plan_caps *caps)
 	r.row_reads_visited = g->direction != B2_DIRECTION_TOP_DOWN && g->C > 1 &&
 	                      r.carry != B2_CARRY_EVERY;
 	r.row_peer = r.carry ? 1 - g->j : -1; /* row_may_carry: C == 2 */
-	if (r.carry == B2_CARRY_EVERY && g->R == 1 && caps->pred_local)
+	if (r.carry == B2_CARRY_EVERY && caps->pred_local && preds_from_levels(g))
 		r.preds = B2_PREDS_LOCAL;
 	else if (g->C == 1)
 		r.preds = B2_PREDS_NONE;
@@ -124,7 +152,7 @@ static int64_t front_of(const b2_plan_counts *c, int p)
 static int64_t fold_bound(const b2_plan_grid *g, const b2_plan_state *st, const b2_plan_counts *c,
                           const b2_level_plan *p, int col)
 {
-	if (g->R != 1 || p->step.dir != B2_TOP_DOWN || p->step.carrying)
+	if (g->R != 1 || p->step.dir != B2_TOP_DOWN || p->step.carrying || !rule(g, B2_RULE_FOLD_BOUND))
 		return -1;
 	if (c->lvl == 1)
 		return (col == c->root_rank ? c->root_degree : 0) + 1;
@@ -168,8 +196,10 @@ void b2_plan_level(const b2_plan_grid *g, const b2_run_plan *run, b2_plan_state 
 	const int64_t deg = c->lvl > 1 && st->prev_dir == B2_BOTTOM_UP ? 0 : c->degree;
 	const int dir = direction(g, st, c->lvl, c->front, deg);
 	int carrying = run->carry == B2_CARRY_EVERY || (run->carry && dir == B2_BOTTOM_UP);
-	if (carrying && run->device_levels && g->R == 1 && dir == B2_BOTTOM_UP)
-		carrying = B2_CARRYING_OWN; /* CARRY_OWN_BLOCK */
+	/* CARRY_OWN_BLOCK: only own rows are found where BOTTOM_UP_OWN_ROWS holds */
+	if (carrying && run->device_levels && g->R == 1 && dir == B2_BOTTOM_UP &&
+	    rule(g, B2_RULE_OWN_ROWS) && rule(g, B2_RULE_CARRY_OWN_BLOCK))
+		carrying = B2_CARRYING_OWN;
 	p->step = (b2_step){c->lvl, dir, carrying};
 	p->visited_exchange = dir == B2_BOTTOM_UP && g->C > 1 && !st->prev_carrying;
 	p->expand_out = (b2_msg_plan){B2_FORM_NONE, 0};

@@ -27,15 +27,20 @@
  *       bottom-up level) and each rank knows what its peer will ask for in
  *       the predecessor exchange (answers only);
  *   PREDS_FROM_LEVELS  on a 1x2 grid carrying every level, a backend that
- *       can resolves the predecessors from the levels, with no exchange;
+ *       can resolves the predecessors from the levels, with no exchange
+ *       (where BOTTOM_UP_OWN_ROWS holds: a bottom-up step then leaves the
+ *       peer block's discoveries to the levels);
  *   BOTTOM_UP_OWN_ROWS  on a grid of one row a vertex's own column lists
  *       all its neighbours, so a bottom-up step looks only at the own rows,
  *       each through its own column (no row scanned on two ranks, no
  *       row-major copy);
  *   CARRY_OWN_BLOCK  device levels on a grid of one row: a bottom-up step
- *       finds only own rows, so a carrying fold sends the own block alone;
+ *       finds only own rows (BOTTOM_UP_OWN_ROWS), so a carrying fold sends
+ *       the own block alone;
  *   FOLD_BOUND  on a grid of one row a top-down step discovers at most its
- *       frontier's edge count, which the termination test gave every rank. */
+ *       frontier's edge count, which the termination test gave every rank.
+ * Each can be turned off (--rule-off, b2_plan_grid.rules_off), so that what
+ * it gains is measured against the general path on the same build. */
 #ifndef B2_TRAVERSE_PLAN_H
 #define B2_TRAVERSE_PLAN_H
 
@@ -46,6 +51,20 @@ enum { B2_BITMAP_OFF = 0, B2_BITMAP_ON = 1, B2_BITMAP_AUTO = 2 };
 /* --direction: every level top-down, every level bottom-up (a testing
  * mode), or Beamer's rule per level */
 enum { B2_DIRECTION_TOP_DOWN = 0, B2_DIRECTION_BOTTOM_UP = 1, B2_DIRECTION_AUTO = 2 };
+
+/* The special rules (above), as bits of b2_plan_grid.rules_off. */
+enum {
+	B2_RULE_ROW_CARRIES = 1 << 0,       /* ROW_CARRIES_EVERY_LEVEL */
+	B2_RULE_PREDS_FROM_LEVELS = 1 << 1,
+	B2_RULE_OWN_ROWS = 1 << 2,          /* BOTTOM_UP_OWN_ROWS */
+	B2_RULE_CARRY_OWN_BLOCK = 1 << 3,
+	B2_RULE_FOLD_BOUND = 1 << 4,
+	B2_NRULES = 5
+};
+/* Their option names, by bit number ("row-carries", ...). */
+extern const char *const b2_rule_names[B2_NRULES];
+/* The bit of rule `name`, or 0 where there is none of that name. */
+int b2_rule_bit(const char *name);
 
 /* A message's form. */
 enum { B2_FORM_NONE = 0, B2_FORM_LIST = 1, B2_FORM_BITMAP = 2 };
@@ -58,6 +77,7 @@ typedef struct b2_plan_grid {
 	int direction;       /* B2_DIRECTION_ */
 	double alpha, beta;  /* Beamer's */
 	int64_t total_degree; /* the sum of all tuple degrees */
+	int rules_off;       /* B2_RULE_ bits: special rules not applied */
 } b2_plan_grid;
 
 /* What the transports and the backend chosen can do: the same on every rank
