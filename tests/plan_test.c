@@ -318,6 +318,22 @@ static void test_message_levels(void)
 	EQ("1x4 mpi: no expand exchange", p.expand_out.form, B2_FORM_NONE);
 }
 
+/* grid(R, C, 0, j, auto, auto) with the rules `off` turned off */
+static b2_plan_grid without(int R, int C, int j, int off)
+{
+	b2_plan_grid g = grid(R, C, 0, j, B2_BITMAP_AUTO, B2_DIRECTION_AUTO);
+	g.rules_off = off;
+	return g;
+}
+
+static b2_bkopts backend_of(const b2_plan_grid *g)
+{
+	b2_bkopts o;
+	memset(&o, 0, sizeof o);
+	b2_plan_backend(g, &o);
+	return o;
+}
+
 /* --rule-off: each special rule gone, the general path in its place */
 static void test_rules_off(void)
 {
@@ -333,10 +349,8 @@ static void test_rules_off(void)
 	/* 1x2 without ROW_CARRIES_EVERY_LEVEL: no carrying, so no predecessors
 	 * from the levels; the row peers read the visited block; no own
 	 * frontier bitmap (R = 1: no expand) */
-	b2_plan_grid g = grid(1, 2, 0, 0, B2_BITMAP_AUTO, B2_DIRECTION_AUTO);
-	g.rules_off = B2_RULE_ROW_CARRIES;
-	memset(&o, 0, sizeof o);
-	b2_plan_backend(&g, &o);
+	b2_plan_grid g = without(1, 2, 0, B2_RULE_ROW_CARRIES);
+	o = backend_of(&g);
 	EQ("1x2 row-carries off: backend, own frontier not packed", o.pack_front, 0);
 	EQ("1x2 row-carries off: backend, no predecessors from the levels", o.preds_from_levels, 0);
 	EQ("1x2 row-carries off: backend, bottom-up on own rows still", o.own_rows, 1);
@@ -349,8 +363,7 @@ static void test_rules_off(void)
 	EQ("1x2 row-carries off: pull carries nothing", r.carry, B2_CARRY_NONE);
 	EQ("1x2 row-carries off: pull predecessors in place", r.preds, B2_PREDS_IN_PLACE);
 	/* 2x2 pull, the same */
-	g = grid(2, 2, 0, 0, B2_BITMAP_AUTO, B2_DIRECTION_AUTO);
-	g.rules_off = B2_RULE_ROW_CARRIES;
+	g = without(2, 2, 0, B2_RULE_ROW_CARRIES);
 	r = b2_plan_run(&g, &PULL_CAPS);
 	EQ("2x2 row-carries off: pull carries nothing", r.carry, B2_CARRY_NONE);
 	EQ("2x2 row-carries off: pull row reads visited", r.row_reads_visited, 1);
@@ -360,38 +373,31 @@ static void test_rules_off(void)
 	EQ("2x2 row-carries off: level 2 bottom-up", dir[1], B2_BOTTOM_UP);
 	EQ("2x2 row-carries off: level 2 carries nothing", car[1], B2_CARRYING_NONE);
 	EQ("2x2 row-carries off: level 3 (bottom-up again) visited exchange", vis[2], 1);
-	/* 1x2 mpi without PREDS_FROM_LEVELS: carrying still, answers only */
-	g = grid(1, 2, 0, 0, B2_BITMAP_AUTO, B2_DIRECTION_AUTO);
-	g.rules_off = B2_RULE_PREDS_FROM_LEVELS;
-	memset(&o, 0, sizeof o);
-	b2_plan_backend(&g, &o);
-	EQ("1x2 preds-from-levels off: backend, none from the levels", o.preds_from_levels, 0);
-	r = b2_plan_run(&g, &MPI_CAPS);
-	EQ("1x2 preds-from-levels off: mpi carries every level", r.carry, B2_CARRY_EVERY);
-	EQ("1x2 preds-from-levels off: mpi predecessors as answers", r.preds, B2_PREDS_ANSWERS);
+	/* 1x2 mpi without PREDS_FROM_LEVELS, or without BOTTOM_UP_OWN_ROWS
+	 * (which it rests on): carrying still, the answers-only exchange */
+	static const int pfl[2] = {B2_RULE_PREDS_FROM_LEVELS, B2_RULE_OWN_ROWS};
+	for (int x = 0; x < 2; x++) {
+		g = without(1, 2, 0, pfl[x]);
+		o = backend_of(&g);
+		r = b2_plan_run(&g, &MPI_CAPS);
+		snprintf(name, sizeof name, "1x2 %s off: backend, no predecessors from the levels",
+		         b2_rule_names[x ? 2 : 1]);
+		EQ(name, o.preds_from_levels, 0);
+		snprintf(name, sizeof name, "1x2 %s off: mpi carries every level", b2_rule_names[x ? 2 : 1]);
+		EQ(name, r.carry, B2_CARRY_EVERY);
+		snprintf(name, sizeof name, "1x2 %s off: mpi predecessors as answers", b2_rule_names[x ? 2 : 1]);
+		EQ(name, r.preds, B2_PREDS_ANSWERS);
+	}
 	/* 1x4 without BOTTOM_UP_OWN_ROWS: the general bottom-up */
-	g = grid(1, 4, 0, 0, B2_BITMAP_AUTO, B2_DIRECTION_AUTO);
-	g.rules_off = B2_RULE_OWN_ROWS;
-	memset(&o, 0, sizeof o);
-	b2_plan_backend(&g, &o);
+	g = without(1, 4, 0, B2_RULE_OWN_ROWS);
+	o = backend_of(&g);
 	EQ("1x4 own-rows off: backend, bottom-up on every row", o.own_rows, 0);
-	/* 1x2 without BOTTOM_UP_OWN_ROWS: no predecessors from the levels
-	 * either (they rest on it), the answers-only exchange instead */
-	g = grid(1, 2, 0, 0, B2_BITMAP_AUTO, B2_DIRECTION_AUTO);
-	g.rules_off = B2_RULE_OWN_ROWS;
-	memset(&o, 0, sizeof o);
-	b2_plan_backend(&g, &o);
-	EQ("1x2 own-rows off: backend, none from the levels", o.preds_from_levels, 0);
-	r = b2_plan_run(&g, &MPI_CAPS);
-	EQ("1x2 own-rows off: mpi carries every level", r.carry, B2_CARRY_EVERY);
-	EQ("1x2 own-rows off: mpi predecessors as answers", r.preds, B2_PREDS_ANSWERS);
 	/* 1x2 pull bottom-up levels: the own block carried, unless either
 	 * CARRY_OWN_BLOCK or BOTTOM_UP_OWN_ROWS (what it rests on) is off */
 	static const int offs[3] = {0, B2_RULE_CARRY_OWN_BLOCK, B2_RULE_OWN_ROWS};
 	static const int want[3] = {B2_CARRYING_OWN, B2_CARRYING_ALL, B2_CARRYING_ALL};
 	for (int x = 0; x < 3; x++) {
-		g = grid(1, 2, 0, 1, B2_BITMAP_AUTO, B2_DIRECTION_AUTO);
-		g.rules_off = offs[x];
+		g = without(1, 2, 1, offs[x]);
 		r = b2_plan_run(&g, &PULL_CAPS);
 		directions(&g, &r, 3, front, deg, dir, car, vis);
 		snprintf(name, sizeof name, "1x2 pull rules off %d: level 2 carries", offs[x]);
@@ -402,8 +408,7 @@ static void test_rules_off(void)
 	b2_msg_plan ein[4], fout[4], fin[4];
 	b2_level_plan p = {.expand_in = ein, .fold_out = fout, .fold_in = fin};
 	b2_plan_state st;
-	g = grid(1, 2, 0, 0, B2_BITMAP_AUTO, B2_DIRECTION_AUTO);
-	g.rules_off = B2_RULE_FOLD_BOUND;
+	g = without(1, 2, 0, B2_RULE_FOLD_BOUND);
 	r = b2_plan_run(&g, &NCCL_NET_CAPS);
 	memset(&st, 0, sizeof st);
 	b2_plan_counts c = {.lvl = 1, .front = 1, .root_rank = 1, .root_degree = 4};
