@@ -265,6 +265,19 @@ int print_json(FILE *f, run *runs, int nruns)
 			fputs("null", f);
 		jfield(f, "pred_bytes");
 		jnum(f, r->pred_bytes);
+		jfield(f, "level_phases");
+		if (r->lphase_mean) {
+			for (int m = 0; m < 2; m++) {
+				fprintf(f, "%s\"%s\": ", m ? ", " : "{", m ? "max" : "mean");
+				for (int p = 0; p < NLPHASE; p++) {
+					fprintf(f, "%s\"%s\": ", p ? ", " : "{", report_phase_names[p]);
+					jnums(f, (m ? r->lphase_max : r->lphase_mean) + p * r->L, r->L);
+				}
+				fputs("}", f);
+			}
+			fputs("}", f);
+		} else
+			fputs("null", f);
 		jfield(f, "searches");
 		fputs("[", f);
 		for (int64_t k = 0; k < r->K; k++) {

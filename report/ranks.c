@@ -110,6 +110,12 @@ int ranks_load(run *r, hid_t f, const char *path)
 				        "\"visited\" (the order of /level_bytes' last dimension)", path);
 		}
 	}
+	if (H5Lexists(f, "level_phase_time", lapl) > 0) {
+		const uint64_t d[4] = {K, L, P, NLPHASE};
+		B2_TRY(report_read_nd(&r->level_phase, f, "level_phase_time", H5T_NATIVE_DOUBLE, 4, d, path));
+		B2_TRY(report_check_seconds(r->level_phase, K * L * P * NLPHASE, P * NLPHASE, 0, path,
+		                            "level_phase_time"));
+	}
 	if (H5Lexists(f, "pred_bytes", lapl) > 0) {
 		const uint64_t d[2] = {K, P};
 		B2_TRY(report_read_nd(&r->pred_bytes_kp, f, "pred_bytes", H5T_NATIVE_INT64, 2, d, path));
@@ -179,6 +185,31 @@ int ranks_derive(run *r)
 			r->bytes_total[x] = tot / (double)r->nused;
 		}
 	}
+	if (r->level_phase) {
+		B2_TRY(b2_calloc(&r->lphase_mean, (size_t)(NLPHASE * L), sizeof(double), "phases per level"));
+		B2_TRY(b2_calloc(&r->lphase_max, (size_t)(NLPHASE * L), sizeof(double), "phases per level"));
+		for (int p = 0; p < NLPHASE; p++)
+			for (int64_t l = 0; l < L; l++) {
+				double smean = 0, smax = 0;
+				int64_t n = 0;
+				for (int64_t i = 0; i < r->nused; i++) {
+					const int64_t k = r->used[i];
+					const double *v = r->level_phase + (k * L + l) * P * NLPHASE;
+					double mx = 0, sum = 0;
+					if (r->frontier[k * L + l] <= 0)
+						continue;
+					for (int64_t q = 0; q < P; q++) {
+						mx = fmax(mx, v[q * NLPHASE + p]);
+						sum += v[q * NLPHASE + p];
+					}
+					smean += sum / (double)P;
+					smax += mx;
+					n++;
+				}
+				r->lphase_mean[p * L + l] = n ? smean / (double)n : NAN;
+				r->lphase_max[p * L + l] = n ? smax / (double)n : NAN;
+			}
+	}
 	if (r->pred_bytes_kp) {
 		double tot = 0;
 		for (int64_t i = 0; i < r->nused; i++)
@@ -196,6 +227,9 @@ void ranks_free(run *r)
 	free(r->level_bytes);
 	free(r->pred_bytes_kp);
 	free(r->lbytes_mean);
+	free(r->level_phase);
+	free(r->lphase_mean);
+	free(r->lphase_max);
 }
 
 void ranks_print_text(FILE *f, const run *r)
@@ -225,4 +259,17 @@ void ranks_print_text(FILE *f, const run *r)
 	if (r->pred_bytes_kp)
 		fprintf(f, "# predecessor resolution: %.6g bytes sent per search (summed over ranks)\n",
 		        r->pred_bytes);
+	if (r->lphase_mean) {
+		fprintf(f, "# phases per level (seconds, mean over the searches with that step: mean over "
+		           "ranks / max over ranks): level:");
+		for (int p = 0; p < NLPHASE; p++)
+			fprintf(f, " %s", report_phase_names[p]);
+		fputs("\n", f);
+		for (int64_t l = 0; l < r->L; l++) {
+			fprintf(f, "#   %4lld", (long long)l);
+			for (int p = 0; p < NLPHASE; p++)
+				fprintf(f, " %10.4g/%-10.4g", r->lphase_mean[p * r->L + l], r->lphase_max[p * r->L + l]);
+			fputs("\n", f);
+		}
+	}
 }

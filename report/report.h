@@ -13,6 +13,7 @@
 extern const char *const report_prov_names[NPROV];
 extern const char *const report_phase_names[NPHASE];
 #define NEXCH 3 /* exchanges of /level_bytes: expand, fold, visited */
+#define NLPHASE 5 /* phases of /level_phase_time: the first five of /phase_time */
 extern const char *const report_exchange_names[NEXCH];
 /* Every time read from an input lies in [0, this] seconds (a search time
  * in [REPORT_MIN_SEARCH_SECONDS, this]): so every statistic derived from
@@ -66,6 +67,9 @@ typedef struct run {
 	double *rank_phase;        /* [K][P][6] /rank_phase_time */
 	int64_t *level_bytes;      /* [K][L][P][3] /level_bytes */
 	int64_t *pred_bytes_kp;    /* [K][P] /pred_bytes */
+	double *level_phase;       /* [K][L][P][5] /level_phase_time */
+	double *lphase_mean, *lphase_max; /* [5][L]: per phase and level, the mean and the
+	                              max over ranks, averaged over the searches with that step */
 	double phase_rank_max[NPHASE], phase_rank_mean[NPHASE], phase_imbalance[NPHASE];
 	double *lbytes_mean;       /* [3][L]: per exchange and level */
 	double bytes_total[NEXCH]; /* per search, summed over levels and ranks */

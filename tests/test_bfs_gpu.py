@@ -13,7 +13,8 @@ transport; so does the level plan with its special rules off (--rule-off:
 all, and each that applies to the grid, over pull and mpi); a named transport that cannot serve (pull or nccl with GPUs
 shared) exits 2; too little device memory (memory held by another process) exits 4
 with what is needed and free, and leaves no output. Device levels' phase times: 0 exactly
-for the exchanges a grid side does not have. Prints nothing and
+for the exchanges a grid side does not have, and each rank's level phases
+summing to its search's. Prints nothing and
 passes where no GPU is visible or CUDA was not built (CI); run on a GPU host
 by bench/gpu-check.sh. B2_GPU_SCALE (default 14) sets the R-MAT scale;
 B2_GPU_QUICK=1 keeps the R-MAT graph on 1x1, 1x2 and 2x1 (as many GPUs
@@ -101,6 +102,11 @@ def check_device_phases(tag, f, R, C, opt, shared_pull=False):
     t = f["time"][...]
     rep.check(tag + " phase times sum to at most the search time",
               (ph.sum(axis=1) <= t * 1.01 + 1e-6).all(), "%s > %s" % (ph.sum(axis=1).max(), t.max()))
+    # each rank's level phases (device levels: the backend's split) sum to its search's
+    lp, rp = f["level_phase_time"][...], f["rank_phase_time"][...]
+    rep.check(tag + " level phases sum to each rank's phases",
+              np.allclose(lp.sum(axis=1), rp[:, :, :5], rtol=1e-9, atol=1e-12),
+              "%s vs %s" % (lp.sum(axis=1)[0, 0], rp[0, 0, :5]))
     if not devlev:
         return
     # (phase, is there one, is its time sure to be > 0: pull's fold is the

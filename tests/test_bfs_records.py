@@ -1,12 +1,16 @@
 """tests/test_bfs_records.py — bfs-gpu's per-rank records (FORMATS.md, BFS
-file): /rank_phase_time, /level_bytes, /pred_bytes and the attributes
+file): /rank_phase_time, /level_bytes, /level_phase_time, /pred_bytes and the attributes
 threads_per_rank and variant, on the CPU backend over grids of one row, one
 column and 2x2. Bytes are checked against what the message forms make of
 the serial BFS's levels (b2ref): with --bitmap off an expand message is
 the own frontier as a list, 4 bytes a vertex, to each of the
 R - 1 column peers; with --bitmap on every expand and fold message is a
 bitmap of the block with its count word; a bottom-up step without a
-carried state first sends the own visited block to the C - 1 row peers."""
+carried state first sends the own visited block to the C - 1 row peers.
+Each rank's level phases sum, over the levels, to its phases of the search
+exactly, and are 0 past a search's steps; bfs-report's JSON gives their
+mean and max over ranks per level as numpy computes them from the file."""
+import json
 import os, sys
 import numpy as np
 import h5py
@@ -58,10 +62,33 @@ for R, C in ((2, 2), (1, 3), (3, 1)):
             L = fs.shape[1]
             rp, ph = f["rank_phase_time"][...], f["phase_time"][...]
             lb, pb = f["level_bytes"][...], f["pred_bytes"][...]
+            lp = f["level_phase_time"][...]
             names = [x.decode() for x in f.attrs["level_bytes_names"]]
         rep.eq(tag + ": level_bytes_names", names, ["expand", "fold", "visited"])
         rep.eq(tag + ": shapes", (rp.shape, lb.shape, pb.shape),
                ((NROOTS, P, 6), (NROOTS, L, P, 3), (NROOTS, P)))
+        rep.eq(tag + ": level_phase_time shape", lp.shape, (NROOTS, L, P, 5))
+        rep.check(tag + ": level phases >= 0", (lp >= 0).all(), str(lp.min()))
+        rep.check(tag + ": level phases sum to the search's phases, each rank",
+                  np.allclose(lp.sum(axis=1), rp[:, :, :5], rtol=1e-12, atol=1e-15),
+                  "%s vs %s" % (lp.sum(axis=1)[0, 0], rp[0, 0, :5]))
+        past = np.zeros(lp.shape, bool)
+        for k in range(NROOTS):
+            past[k, int((fs[k] > 0).sum()):] = True  # the steps recorded: one a frontier
+        rep.check(tag + ": no level phases past a search's steps", not lp[past].any())
+        if mode == "top-down on":
+            r = b2ref.run(1, "bfs-report", out, "--unvalidated", "--format", "json", check=False)
+            if rep.check(tag + ": bfs-report json runs", r.returncode == 0, r.stderr[-300:]):
+                got = json.loads(r.stdout)["runs"][0]["level_phases"]
+                names = ["expand exchange", "frontier expansion", "fold exchange", "frontier update",
+                         "termination test"]
+                has = fs > 0
+                for x, name in enumerate(names):
+                    for stat, red in (("mean", np.mean), ("max", np.max)):
+                        want_l = [red(lp[has[:, l], l, :, x], axis=1).mean() for l in range(L)]
+                        rep.check(tag + ": report level phases %s %s" % (stat, name),
+                                  np.allclose(got[stat][name], want_l, rtol=1e-9, atol=1e-15),
+                                  "%s vs %s" % (got[stat][name], want_l))
         rep.check(tag + ": phase_time is the mean of rank_phase_time",
                   np.allclose(rp.mean(axis=1), ph, rtol=1e-12, atol=0), "%s vs %s" % (rp.mean(axis=1), ph))
         want = np.zeros((NROOTS, L, P, 3), np.int64)

@@ -1,7 +1,8 @@
-"""bfs-report's per-rank records (issue 35): /rank_phase_time, /level_bytes
-and /pred_bytes read when present, shapes and values checked, and shown as
-the mean and max over ranks per phase with their imbalance, bytes per level
-by exchange and predecessor bytes, in the text, JSON, CSV and plots.
+"""bfs-report's per-rank records (issue 35): /rank_phase_time, /level_bytes,
+/level_phase_time and /pred_bytes read when present, shapes and values
+checked, and shown as the mean and max over ranks per phase with their
+imbalance, bytes per level by exchange, predecessor bytes and each level's
+phases (mean and max over ranks), in the text, JSON, CSV and plots.
 Expected values computed here from the arrays written, by hand's rules."""
 import csv, io, json, math, sys
 import xml.etree.ElementTree as ET
@@ -29,6 +30,11 @@ for k in range(K):
             for q in range(P):
                 lb[k, l, q] = [100 * (k + 1) + 10 * l + q, 7 * (l + 1) * (q + 1), 3 * k + l]
 pb = np.array([[11 * (k + 1), 5 * (k + 2)] for k in range(K)], dtype=np.int64)
+lpt = np.zeros((K, L, P, 5))
+for k in range(K):
+    for l in range(L):
+        if frontier[k, l] > 0:
+            lpt[k, l] = [[0.0001 * (k + 1) * (l + 2) * (x + 1) * (q + 1) for x in range(5)] for q in range(P)]
 
 def write(name, **over):
     b = write_bfs(T + "/%s.bfs.h5" % name, times, nedge, grid=(1, 2), frontier=frontier)
@@ -36,6 +42,7 @@ def write(name, **over):
         f["rank_phase_time"] = over.get("rpt", rpt)
         f["level_bytes"] = over.get("lb", lb)
         f["pred_bytes"] = over.get("pb", pb)
+        f["level_phase_time"] = over.get("lpt", lpt)
         sattrv(f, "level_bytes_names", over.get("names", ["expand", "fold", "visited"]))
     return b
 
@@ -66,6 +73,17 @@ R.check("json_level_bytes_per_exchange", ok, str(js["level_bytes"]) + " want " +
 R.check("json_level_bytes_mean_over_searches_with_step", close(js["level_bytes"]["expand"][3], lb[1, 3, :, 0].sum(), 1e-12))
 R.check("json_bytes_per_search", all(close(js["bytes_per_search"][names[x]], tot[x], 1e-12) for x in range(3)), str(js["bytes_per_search"]))
 R.check("json_pred_bytes", close(js["pred_bytes"], pbm, 1e-12), str(js["pred_bytes"]))
+PH5 = ["expand exchange", "frontier expansion", "fold exchange", "frontier update", "termination test"]
+for stat, red in (("mean", np.mean), ("max", np.max)):
+    want_lp = {x: [np.mean([red(lpt[k, l, :, x]) for k in used if frontier[k, l] > 0]) if any(frontier[k, l] > 0 for k in used) else None
+                   for l in range(L)] for x in range(5)}
+    ok = sorted(js["level_phases"][stat]) == sorted(PH5) and all(
+        (want_lp[x][l] is None and js["level_phases"][stat][PH5[x]][l] is None) or close(js["level_phases"][stat][PH5[x]][l], want_lp[x][l], 1e-12)
+        for x in range(5) for l in range(L))
+    R.check("json_level_phases_" + stat, ok, str(js["level_phases"][stat]) + " want " + str(want_lp))
+# step 3: search 1 alone of the used has it; ranks 1x and 2x: mean 1.5x, max 2x
+R.check("json_level_phases_step_of_one_search", close(js["level_phases"]["max"]["fold exchange"][3], lpt[1, 3, 1, 2], 1e-12)
+        and close(js["level_phases"]["mean"]["fold exchange"][3], lpt[1, 3, :, 2].mean(), 1e-12))
 c = list(csv.DictReader(io.StringIO(report(b, v, "--format", "csv").stdout)))[0]
 ph = ["expand_exchange", "frontier_expansion", "fold_exchange", "frontier_update", "termination_test", "predecessor_resolution"]
 R.check("csv_phase_max", all(close(float(c["phase_max_" + n]), pmax[i], 1e-12) for i, n in enumerate(ph)))
@@ -77,6 +95,9 @@ R.check("text_phases_over_ranks", "# phases over the 2 ranks" in txt and
 R.check("text_bytes", "# bytes sent per search (summed over ranks and levels): expand %.6g, fold %.6g, visited %.6g" % tuple(tot) in txt
         and "# predecessor resolution: %.6g bytes sent per search" % pbm in txt)
 R.check("text_bytes_per_level", ("#      1 %12.6g %12.6g %12.6g" % (lbm[0][1], lbm[1][1], lbm[2][1])) in txt)
+l1 = [(np.mean([lpt[k, 1, :, x].mean() for k in used]), np.mean([lpt[k, 1, :, x].max() for k in used])) for x in range(5)]
+R.check("text_level_phases", "# phases per level" in txt and
+        ("#      1" + "".join(" %10.4g/%-10.4g" % m for m in l1)) in txt, txt[-1500:])
 sv = T + "/svg"
 report(b, v, "--svg", sv)
 phs = ET.parse(sv + "/phases.svg").getroot()
@@ -96,7 +117,7 @@ R.check("bytes_svg_in_index", "bytes.svg" in open(sv + "/index.html").read())
 o = write_bfs(T + "/old.bfs.h5", times, nedge, grid=(1, 2), frontier=frontier)
 ov = write_valid(T + "/old.valid.h5", o)
 jo = json.loads(report(o, ov, "--format", "json").stdout)["runs"][0]
-R.check("older_file_nulls", all(jo[k] is None for k in ("phase_rank_max", "phase_imbalance", "level_bytes", "pred_bytes", "bytes_per_search")))
+R.check("older_file_nulls", all(jo[k] is None for k in ("phase_rank_max", "phase_imbalance", "level_bytes", "pred_bytes", "bytes_per_search", "level_phases")))
 co = list(csv.DictReader(io.StringIO(report(o, ov, "--format", "csv").stdout)))[0]
 R.check("older_file_empty_csv", co["pred_bytes"] == "" and co["phase_max_expand_exchange"] == "")
 R.check("older_file_no_text", "phases over the" not in report(o, ov).stdout)
@@ -114,7 +135,11 @@ bad = [("rpt_ranks", {"rpt": np.zeros((K, 3, 6))}, "/rank_phase_time"),
        ("lb_names", {"names": ["fold", "expand", "visited"]}, "level_bytes_names"),
        ("pb_shape", {"pb": np.zeros(K, dtype=np.int64)}, "/pred_bytes"),
        ("pb_ranks", {"pb": np.zeros((K, 4), dtype=np.int64)}, "/pred_bytes"),
-       ("pb_negative", {"pb": -pb - 1}, "/pred_bytes")]
+       ("pb_negative", {"pb": -pb - 1}, "/pred_bytes"),
+       ("lpt_phases", {"lpt": np.zeros((K, L, P, 6))}, "/level_phase_time"),
+       ("lpt_levels", {"lpt": np.zeros((K, L - 1, P, 5))}, "/level_phase_time"),
+       ("lpt_negative", {"lpt": -lpt - 1e-3}, "/level_phase_time"),
+       ("lpt_inf", {"lpt": np.where(lpt > 0.001, np.inf, lpt)}, "/level_phase_time")]
 for tag, over, word in bad:
     bb = write(tag, **over)
     p = report(bb, "--unvalidated")

@@ -65,39 +65,49 @@ done:
 	return error;
 }
 
+/* Each rank's w 8-byte values a level (mine, [L][w]), gathered on rank 0
+ * into *out as [L][P][w]. */
+static int gather_levels(const b2_records *r, const void *mine, int64_t L, int w, MPI_Datatype t,
+                         const char *what, void *out)
+{
+	int error = 0;
+	char *by_rank = NULL, *to = NULL; /* rank p's [L][w] block lands at [p] */
+	if (b2_rank == 0) {
+		error = b2_alloc_n(out, (uint64_t)L * (uint64_t)r->P, (uint64_t)w * 8, "per-rank level records");
+		if (!error)
+			error = b2_alloc_n(&by_rank, (uint64_t)L * (uint64_t)r->P, (uint64_t)w * 8,
+			                   "per-rank level records");
+		to = *(char **)out;
+	}
+	B2_TRY(b2_agree(error, MPI_COMM_WORLD));
+	B2_TRY(b2_mpi_ok(MPI_Gather(mine, (int)(L * w), t, by_rank, (int)(L * w), t, 0, MPI_COMM_WORLD),
+	                 what));
+	for (int64_t l = 0; b2_rank == 0 && l < L; l++)
+		for (int p = 0; p < r->P; p++)
+			memcpy(to + (size_t)(l * r->P + p) * (size_t)w * 8,
+			       by_rank + (size_t)(p * L + l) * (size_t)w * 8, (size_t)w * 8);
+done:
+	free(by_rank);
+	return error;
+}
+
 /* Each rank's own numbers of the search just run, gathered on rank 0. */
 static int gather_ranks(b2_records *r, b2_level_rows *lr, const b2_search *s)
 {
 	int error = 0;
 	const int64_t q = r->n, L = s->nlevels;
-	if (b2_rank == 0)
-		error = b2_alloc_n(&lr->bytes, (uint64_t)L * (uint64_t)r->P, B2_NXCHG * 8,
-		                   "per-rank level records");
-	B2_TRY(b2_agree(error, MPI_COMM_WORLD));
-	/* rank p's [L][B2_NXCHG] block lands at [p]; reordered to [L][P] below */
-	int64_t *by_rank = NULL;
-	if (b2_rank == 0)
-		error = b2_alloc_n(&by_rank, (uint64_t)L * (uint64_t)r->P, B2_NXCHG * 8,
-		                   "per-rank level records");
-	B2_TRY(b2_agree(error, MPI_COMM_WORLD));
-	error = b2_mpi_ok(MPI_Gather(s->lbytes, (int)(L * B2_NXCHG), MPI_INT64_T, by_rank,
-	                             (int)(L * B2_NXCHG), MPI_INT64_T, 0, MPI_COMM_WORLD),
-	                  "MPI_Gather (level bytes)");
-	if (!error)
-		error = b2_mpi_ok(MPI_Gather(s->phase, B2_NPHASES, MPI_DOUBLE,
-		                             b2_rank == 0 ? r->rank_phase + q * r->P * B2_NPHASES : NULL,
-		                             B2_NPHASES, MPI_DOUBLE, 0, MPI_COMM_WORLD),
-		                  "MPI_Gather (phase times)");
-	if (!error)
-		error = b2_mpi_ok(MPI_Gather(&s->pred_bytes, 1, MPI_INT64_T,
-		                             b2_rank == 0 ? r->pred_bytes + q * r->P : NULL, 1,
-		                             MPI_INT64_T, 0, MPI_COMM_WORLD),
-		                  "MPI_Gather (predecessor bytes)");
-	for (int64_t l = 0; b2_rank == 0 && !error && l < L; l++)
-		for (int p = 0; p < r->P; p++)
-			memcpy(lr->bytes + (l * r->P + p) * B2_NXCHG, by_rank + (p * L + l) * B2_NXCHG,
-			       B2_NXCHG * 8);
-	free(by_rank);
+	B2_TRY(gather_levels(r, s->lbytes, L, B2_NXCHG, MPI_INT64_T, "MPI_Gather (level bytes)",
+	                     &lr->bytes));
+	B2_TRY(gather_levels(r, s->lphase, L, B2_NLPHASES, MPI_DOUBLE, "MPI_Gather (level phases)",
+	                     &lr->phase));
+	B2_TRY(b2_mpi_ok(MPI_Gather(s->phase, B2_NPHASES, MPI_DOUBLE,
+	                            b2_rank == 0 ? r->rank_phase + q * r->P * B2_NPHASES : NULL,
+	                            B2_NPHASES, MPI_DOUBLE, 0, MPI_COMM_WORLD),
+	                 "MPI_Gather (phase times)"));
+	B2_TRY(b2_mpi_ok(MPI_Gather(&s->pred_bytes, 1, MPI_INT64_T,
+	                            b2_rank == 0 ? r->pred_bytes + q * r->P : NULL, 1, MPI_INT64_T, 0,
+	                            MPI_COMM_WORLD),
+	                 "MPI_Gather (predecessor bytes)"));
 done:
 	return error;
 }
@@ -150,13 +160,15 @@ static int write_level_tables(const b2_records *r, hid_t f)
 	const size_t cells = (size_t)(K * W) + 1;
 	int64_t *front = NULL, *exam = NULL, *bytes = NULL;
 	signed char *dir = NULL;
-	double *time = NULL;
+	double *time = NULL, *phase = NULL;
 	error = b2_calloc(&front, cells, 8, "level tables");
 	if (!error) error = b2_calloc(&exam, cells, 8, "level tables");
 	if (!error) error = b2_alloc(&dir, cells, "level tables");
 	if (!error) error = b2_calloc(&time, cells, 8, "level tables");
 	if (!error && b2_rank == 0)
 		error = b2_calloc(&bytes, cells * (size_t)P * B2_NXCHG, 8, "level tables");
+	if (!error && b2_rank == 0)
+		error = b2_calloc(&phase, cells * (size_t)P * B2_NLPHASES, 8, "level tables");
 	B2_TRY(b2_agree(error, MPI_COMM_WORLD));
 	memset(dir, -1, cells);
 	for (int64_t q = 0; q < K; q++) {
@@ -168,17 +180,22 @@ static int write_level_tables(const b2_records *r, hid_t f)
 		memcpy(time + at, lr->time, n * 8);
 		if (bytes)
 			memcpy(bytes + at * (size_t)P * B2_NXCHG, lr->bytes, n * (size_t)P * B2_NXCHG * 8);
+		if (phase)
+			memcpy(phase + at * (size_t)P * B2_NLPHASES, lr->phase,
+			       n * (size_t)P * B2_NLPHASES * 8);
 	}
 	uint64_t d2[2] = {(uint64_t)K, (uint64_t)W};
 	uint64_t d4[4] = {(uint64_t)K, (uint64_t)W, (uint64_t)P, B2_NXCHG};
+	uint64_t d5[4] = {(uint64_t)K, (uint64_t)W, (uint64_t)P, B2_NLPHASES};
 	B2_TRY(b2_put_small(f, "/frontier_size", H5T_NATIVE_INT64, 2, d2, front));
 	B2_TRY(b2_put_small(f, "/level_direction", H5T_NATIVE_SCHAR, 2, d2, dir));
 	B2_TRY(b2_put_small(f, "/edges_examined", H5T_NATIVE_INT64, 2, d2, exam));
 	B2_TRY(b2_put_small(f, "/level_time", H5T_NATIVE_DOUBLE, 2, d2, time));
 	B2_TRY(b2_put_small(f, "/level_bytes", H5T_NATIVE_INT64, 4, d4, bytes));
 	B2_TRY(b2_attr_put_strv(f, "level_bytes_names", b2_exchange_names, B2_NXCHG));
+	B2_TRY(b2_put_small(f, "/level_phase_time", H5T_NATIVE_DOUBLE, 4, d5, phase));
 done:
-	free(front); free(exam); free(dir); free(time); free(bytes);
+	free(front); free(exam); free(dir); free(time); free(bytes); free(phase);
 	return error;
 }
 
@@ -206,6 +223,7 @@ void b2_records_free(b2_records *r)
 	for (int64_t q = 0; r->rows && q < r->cap; q++) {
 		b2_level_rows *lr = &r->rows[q];
 		free(lr->front); free(lr->exam); free(lr->dir); free(lr->time); free(lr->bytes);
+		free(lr->phase);
 	}
 	free(r->rows);
 	free(r->roots); free(r->nedge); free(r->visited); free(r->time);

@@ -1,6 +1,7 @@
 /* records.h — what bfs-gpu keeps of each timed search until the output:
  * its time, nedge and phases (the mean over ranks and each rank's own), the
- * per-level tables, and the bytes each rank sent in each exchange
+ * per-level tables, each rank's phases of each level, and the bytes each
+ * rank sent in each exchange
  * (FORMATS.md, "BFS file"). Adding a search is collective: every rank's
  * own numbers are gathered on rank 0, which writes them. */
 #ifndef B2_TRAVERSE_RECORDS_H
@@ -10,13 +11,13 @@
 #include <stdint.h>
 #include "search.h"
 
-/* One search's per-level records, [levels] (bytes: [levels][P][B2_NXCHG],
- * rank 0 only). */
+/* One search's per-level records, [levels] (rank 0 only: bytes
+ * [levels][P][B2_NXCHG], phase [levels][P][B2_NLPHASES]). */
 typedef struct b2_level_rows {
 	int64_t n;
 	int64_t *front, *exam, *bytes;
 	signed char *dir;
-	double *time;
+	double *time, *phase;
 } b2_level_rows;
 
 typedef struct b2_records {

@@ -65,7 +65,7 @@ int b2_search_init(b2_search *s, const b2_backend *be, void *bk, const b2_graph 
 	B2_TRY(b2_calloc(&s->ldir, (size_t)s->cap_levels, 1, "level directions"));
 	B2_TRY(b2_calloc(&s->lexam, (size_t)s->cap_levels, 8, "edges examined"));
 	B2_TRY(b2_calloc(&s->ltime, (size_t)s->cap_levels, 8, "level times"));
-	B2_TRY(b2_calloc(&s->lphase, (size_t)s->cap_levels * 5, 8, "level times"));
+	B2_TRY(b2_calloc(&s->lphase, (size_t)s->cap_levels * B2_NLPHASES, 8, "level times"));
 	B2_TRY(b2_calloc(&s->lfold, (size_t)s->cap_levels * 2, 8, "level times"));
 	B2_TRY(b2_calloc(&s->lbytes, (size_t)s->cap_levels * B2_NXCHG, 8, "level bytes"));
 	B2_TRY(b2_calloc(&s->stats, 3 * (size_t)g->R * (size_t)g->C, 8, "level counts"));
@@ -116,7 +116,7 @@ static void note_level(b2_search *s, int64_t global)
 		check(grow(&s->ldir, cap, 1));
 		check(grow(&s->lexam, cap, 8));
 		check(grow(&s->ltime, cap, 8));
-		check(grow(&s->lphase, cap * 5, 8));
+		check(grow(&s->lphase, cap * B2_NLPHASES, 8));
 		check(grow(&s->lfold, cap * 2, 8));
 		check(grow(&s->lbytes, cap * B2_NXCHG, 8));
 		s->cap_levels = cap;
@@ -281,8 +281,8 @@ static void device_phases(b2_search *s)
 	check(b2_alloc(&lv, (size_t)n * 4 * sizeof *lv, "level phases"));
 	check(b2_alloc(&busy, (size_t)n * sizeof *busy, "level phases"));
 	for (int l = 0; l < n; l++)
-		busy[l] = s->lphase[5 * l] + s->lphase[5 * l + 1] + s->lphase[5 * l + 2] +
-		          s->lphase[5 * l + 3];
+		busy[l] = s->lphase[B2_NLPHASES * l] + s->lphase[B2_NLPHASES * l + 1] +
+		          s->lphase[B2_NLPHASES * l + 2] + s->lphase[B2_NLPHASES * l + 3];
 	check(s->be->device->level_phases(s->bk, n, busy, lv));
 	for (int p = 0; p < 4; p++)
 		s->phase[p] = 0;
@@ -296,7 +296,11 @@ static void device_phases(b2_search *s)
 		fprintf(stderr, "level %2d  %s  frontier %10lld  xexp %7.1f  exp %7.1f  xfold %7.1f  upd %7.1f  term %7.1f  host %7.1f us\n",
 		        l + 1, s->ldir[l] == B2_BOTTOM_UP ? "BU" : "TD", (long long)s->fsize[l],
 		        lv[4 * l] * 1e6, lv[4 * l + 1] * 1e6, lv[4 * l + 2] * 1e6, lv[4 * l + 3] * 1e6,
-		        s->lphase[5 * l + 4] * 1e6, s->ltime[l] * 1e6);
+		        s->lphase[B2_NLPHASES * l + 4] * 1e6, s->ltime[l] * 1e6);
+	/* the level's records: the backend's split, the host's termination */
+	for (int l = 0; l < n; l++)
+		for (int p = 0; p < 4; p++)
+			s->lphase[B2_NLPHASES * l + p] = lv[4 * l + p];
 	free(lv);
 	free(busy);
 }
@@ -331,7 +335,7 @@ static void predecessors(b2_search *s, double *t_local)
 static void trace_message_levels(const b2_search *s)
 {
 	for (int64_t l = 0; l < s->nlevels; l++) {
-		const double *ph = s->lphase + 5 * l;
+		const double *ph = s->lphase + B2_NLPHASES * l;
 		fprintf(stderr, "level %2lld  %s  frontier %10lld  examined %12lld  xexp %7.1f  exp %7.1f  xfold %7.1f (msgs %6.1f round %6.1f)  upd %7.1f  term %7.1f  host %8.1f us\n",
 		        (long long)l + 1, s->ldir[l] == B2_BOTTOM_UP ? "BU" : "TD",
 		        (long long)s->fsize[l], (long long)s->lexam[l], ph[0] * 1e6, ph[1] * 1e6,
@@ -394,9 +398,9 @@ int b2_search_run(b2_search *s, int64_t root)
 		global = st;
 		terminate(s, &global);
 		t[5] = b2_now();
-		for (int p = 0; p < 5; p++) {
+		for (int p = 0; p < B2_NLPHASES; p++) {
 			s->phase[p] += t[p + 1] - t[p];
-			s->lphase[5 * (lvl - 1) + p] = t[p + 1] - t[p];
+			s->lphase[B2_NLPHASES * (lvl - 1) + p] = t[p + 1] - t[p];
 		}
 		s->expansion_by_dir[step->dir == B2_BOTTOM_UP] += t[2] - t[1];
 		/* the step from frontier lvl-1, recorded in its slot */

@@ -20,6 +20,8 @@ enum {
 	B2_NPHASES
 };
 extern const char *const b2_phase_names[B2_NPHASES];
+/* A level's phases: the first five (FORMATS.md, /level_phase_time). */
+enum { B2_NLPHASES = B2_PH_PRED };
 
 /* The exchanges whose bytes are recorded per level (FORMATS.md,
  * /level_bytes): what a rank sends, or what its peers read in place. */
@@ -55,8 +57,10 @@ typedef struct b2_search {
 	signed char *ldir;
 	int64_t *lexam;
 	double *ltime;
-	double *lphase;    /* [5 per level] host phases: the trace's; with device levels,
-	                      the busy time that level_phases splits */
+	double *lphase;    /* [B2_NLPHASES per level] this rank's phases of the level:
+	                      host times; with device levels, once the search is
+	                      over, the backend's split of the busy time
+	                      (level_phases) and the host's termination */
 	double *lfold;     /* [2 per level] message levels' fold exchange: the backend's
 	                      messages (device to host), then the transport's round */
 	int64_t *lbytes;   /* [B2_NXCHG per level] bytes this rank sent in each exchange */
