@@ -125,6 +125,19 @@ done:
 	return error;
 }
 
+/* The P ranks' values of one phase (v[q * stride], q < P): their mean and
+ * maximum, added to *mean and *max. */
+static void over_ranks(const double *v, int64_t P, int stride, double *mean, double *max)
+{
+	double mx = 0, sum = 0;
+	for (int64_t q = 0; q < P; q++) {
+		mx = fmax(mx, v[q * stride]);
+		sum += v[q * stride];
+	}
+	*mean += sum / (double)P;
+	*max += mx;
+}
+
 /* Over the used searches: per phase the mean and the maximum over ranks
  * and their ratio; bytes per level and exchange summed over ranks, averaged
  * over the searches that have that step. Byte sums are doubles: an int64
@@ -144,16 +157,8 @@ int ranks_derive(run *r)
 	if (r->rank_phase) {
 		for (int p = 0; p < NPHASE; p++) {
 			double smax = 0, smean = 0;
-			for (int64_t i = 0; i < r->nused; i++) {
-				const double *v = r->rank_phase + r->used[i] * P * NPHASE;
-				double mx = 0, sum = 0;
-				for (int64_t q = 0; q < P; q++) {
-					mx = fmax(mx, v[q * NPHASE + p]);
-					sum += v[q * NPHASE + p];
-				}
-				smax += mx;
-				smean += sum / (double)P;
-			}
+			for (int64_t i = 0; i < r->nused; i++)
+				over_ranks(r->rank_phase + r->used[i] * P * NPHASE + p, P, NPHASE, &smean, &smax);
 			r->phase_rank_max[p] = smax / (double)r->nused;
 			r->phase_rank_mean[p] = smean / (double)r->nused;
 			r->phase_imbalance[p] = r->phase_rank_mean[p] > 0 ? r->phase_rank_max[p] / r->phase_rank_mean[p]
@@ -194,16 +199,10 @@ int ranks_derive(run *r)
 				int64_t n = 0;
 				for (int64_t i = 0; i < r->nused; i++) {
 					const int64_t k = r->used[i];
-					const double *v = r->level_phase + (k * L + l) * P * NLPHASE;
-					double mx = 0, sum = 0;
 					if (r->frontier[k * L + l] <= 0)
 						continue;
-					for (int64_t q = 0; q < P; q++) {
-						mx = fmax(mx, v[q * NLPHASE + p]);
-						sum += v[q * NLPHASE + p];
-					}
-					smean += sum / (double)P;
-					smax += mx;
+					over_ranks(r->level_phase + (k * L + l) * P * NLPHASE + p, P, NLPHASE, &smean,
+					           &smax);
 					n++;
 				}
 				r->lphase_mean[p * L + l] = n ? smean / (double)n : NAN;

@@ -123,6 +123,15 @@ static int check_variant(const char *v)
 	return 0;
 }
 
+/* The names of the rules in `bits` (plan.h), joined by sep, into b. */
+static void rule_names(char *b, size_t n, int bits, const char *sep)
+{
+	b[0] = 0;
+	for (int r = 0; r < B2_NRULES; r++)
+		if (bits & 1 << r)
+			snprintf(b + strlen(b), n - strlen(b), "%s%s", b[0] ? sep : "", b2_rule_names[r]);
+}
+
 static int parse(opts *o, int argc, char **argv)
 {
 	int error = 0, c;
@@ -207,9 +216,11 @@ static int parse(opts *o, int argc, char **argv)
 		case 17: B2_TRY(b2_parse_i64(&o->pred_chunk, optarg, "--pred-chunk", 1, B2_PRED_CHUNK)); break;
 		case 18: {
 			const int bit = strcmp(optarg, "all") ? b2_rule_bit(optarg) : (1 << B2_NRULES) - 1;
-			if (!bit)
-				return b2_usage_err("--rule-off: expected row-carries, preds-from-levels, own-rows, "
-				                    "carry-own-block, fold-bound or all, got '%s'", b2_text(optarg));
+			if (!bit) {
+				char names[160];
+				rule_names(names, sizeof names, (1 << B2_NRULES) - 1, ", ");
+				return b2_usage_err("--rule-off: expected %s or all, got '%s'", names, b2_text(optarg));
+			}
 			o->rules_off |= bit;
 			break;
 		}
@@ -417,11 +428,8 @@ static int write_run_facts(hid_t f, const opts *o, const runfacts *rf, const cha
 	B2_TRY(b2_attr_put_i64(f, "oversubscribed", rf->oversubscribed));
 	B2_TRY(b2_attr_put_i64(f, "threads_per_rank", rf->threads));
 	B2_TRY(b2_attr_put_str(f, "variant", o->variant));
-	char rules[128] = "";
-	for (int r = 0; r < B2_NRULES; r++)
-		if (o->rules_off & 1 << r)
-			snprintf(rules + strlen(rules), sizeof rules - strlen(rules), "%s%s", rules[0] ? "+" : "",
-			         b2_rule_names[r]);
+	char rules[160];
+	rule_names(rules, sizeof rules, o->rules_off, "+");
 	B2_TRY(b2_attr_put_str(f, "rules_off", rules));
 done:
 	free(all);
