@@ -37,11 +37,11 @@
 #                         grid of n ranks at 26 + log2 n) by PERGPU_TRANSPORTS
 #                         (pull nccl mpi), each
 #                         row REPS (3) times alternating with BASE_BIN (another
-#                         build's bin/) when set, and with each rule of
-#                         PERGPU_RULES_OFF (bfs-gpu --rule-off: own-rows ...)
-#                         off where it applies to the grid (a rule of one row:
-#                         R = 1; of a row of two: C = 2), medians and ratios
-#                         at the end (new/off: what the rule gains);
+#                         build's bin/) when set, and with each GRID:RULE of
+#                         PERGPU_RULES_OFF (bfs-gpu --rule-off RULE on that
+#                         grid's rows, e.g. "1x4:own-rows 2x2:row-carries"),
+#                         medians and ratios at the end (new/off: what the
+#                         rule gains);
 #                         PARTS (default "k weak one shapes") picks the sections;
 #                         IPC_PUSH=0 / IPC_OFF=0 leave out the ipc / mpi rows
 #                         of the weak scaling; BITMAPS picks the bitmap modes.
@@ -244,16 +244,8 @@ gpu)
     S=${PERGPU_SCALE:-26} R=${REPS:-3} B=${BACKEND:-cuda}
     : >"$WORK/pergpu.log"
     echo "## 2^$S vertices per GPU: 1x1 at scale ${LAT_SCALE:-21} and $S, ${PERGPU_GRIDS:-1x2 2x1} at $((S + 1)) by ${PERGPU_TRANSPORTS:-pull nccl mpi}; $R run(s) of each${BASE_BIN:+, alternating with $BASE_BIN}"
-    # applies RULE RxC: the special rule (traverse/plan.h) is one this grid has
-    applies() {
-      case $1 in
-        own-rows|carry-own-block|fold-bound) [ "${2%x*}" = 1 ] && [ "${2#*x}" != 1 ] ;;
-        row-carries|preds-from-levels) [ "${2#*x}" = 2 ] ;;
-        *) false ;;
-      esac
-    }
     # row LABEL NP PART ARGS...: REPS runs of each build, and of the rules
-    # off that apply to the grid (from the label), alternating
+    # PERGPU_RULES_OFF names for the label's grid, alternating
     row() {
       local label=$1 np=$2 p=$3 r b g; shift 3
       g=$(echo "$label" | grep -o '[0-9]*x[0-9]*' | head -1)
@@ -261,8 +253,8 @@ gpu)
         for b in ${BASE_BIN:+base} new ${PERGPU_RULES_OFF:-}; do
           local bin=$BIN args=(); [ $b = base ] && bin=$BASE_BIN
           if [ $b != base ] && [ $b != new ]; then
-            applies "$b" "$g" || continue
-            args=(--rule-off "$b"); b=off-$b
+            [ "${b%%:*}" = "$g" ] || continue
+            b=${b#*:}; args=(--rule-off "$b"); b=off-$b
           fi
           BIN=$bin REPS=1 LEVELS=0 bfs "$label-$b" "$np" "$p" --backend "$B" "$@" "${args[@]}" | tee -a "$WORK/pergpu.log"
         done
