@@ -112,7 +112,7 @@ done:
 
 const b2_link_ops b2_link_pull = {
 	.name = "cuda-ipc-pull", .mem = B2_MEM_DEVICE, .needs_device = 1, .one_node = 1,
-	.gpu_per_rank = 1, .device_levels = 1, .in_place = 1, .carry = 1,
+	.gpu_per_rank = 1, .device_levels = 1, .in_place = 1, .carry = 1, .in_place_lists = 1,
 	.open = ipc_open, .round = ipc_round, .visited = b2_link_visited_in_place,
 	.preds = b2_link_preds_in_place, .close = ipc_close,
 };

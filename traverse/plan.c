@@ -5,6 +5,7 @@
 
 const char *const b2_rule_names[B2_NRULES] = {
 	"row-carries", "preds-from-levels", "own-rows", "carry-own-block", "fold-bound",
+	"in-place-lists",
 };
 
 int b2_rule_bit(const char *name)
@@ -60,8 +61,11 @@ b2_run_plan b2_plan_run(const b2_plan_grid *g, const b2_plan_caps *caps)
 {
 	b2_run_plan r = {.fold_exchange = g->C > 1,
 	                 .device_levels = caps->device_levels,
-	                 .expand_lists = caps->device_levels && caps->expand_lists,
+	                 .expand_lists = caps->device_levels ? caps->expand_lists : B2_LISTS_NONE,
 	                 .fold_lists = caps->device_levels && caps->fold_lists};
+	if (r.expand_lists == B2_LISTS_IN_PLACE &&
+	    (g->R == 1 || g->bitmap_mode == B2_BITMAP_ON || !rule(g, B2_RULE_IN_PLACE_LISTS)))
+		r.expand_lists = B2_LISTS_NONE;
 	/* device levels carry on bottom-up levels only: their fold messages
 	 * are bitmaps already, and top-down levels are mostly followed by
 	 * top-down ones */
@@ -133,10 +137,12 @@ static int direction(const b2_plan_grid *g, b2_plan_state *st, int lvl, int64_t 
 }
 
 /* A link that prefers lists sends one of n words (known to both sides)
- * where it is smaller than the bitmap. */
+ * where it is smaller than the bitmap; one that reads them in place
+ * (IN_PLACE_LISTS) where the owner wrote it. */
 static int as_list(const b2_plan_grid *g, int lists, int64_t n)
 {
-	return lists && n >= 0 && n < b2_bmp_words(g->b);
+	const int64_t most = lists == B2_LISTS_IN_PLACE ? b2_in_place_list_cap(g->b) : b2_bmp_words(g->b);
+	return lists && n >= 0 && n < most;
 }
 
 /* The frontier size of rank p's last level (device levels). */

@@ -78,7 +78,8 @@ int b2_search_init(b2_search *s, const b2_backend *be, void *bk, const b2_graph 
 	const b2_bkrun run = {.mem = {b2_link_mem(&s->expand), b2_link_mem(&s->fold)},
 	                      .device_levels = s->run.device_levels, .carry = s->run.carry,
 	                      .preds = s->run.preds, .row_reads_visited = s->run.row_reads_visited,
-	                      .row_peer = s->run.row_peer};
+	                      .row_peer = s->run.row_peer,
+	                      .front_lists = s->run.expand_lists == B2_LISTS_IN_PLACE};
 	error = be->configure(bk, &run);
 done:
 	/* every rank alike, so the collective clean-up is safe */

@@ -346,6 +346,7 @@ struct cu_bk {
 	int preds;           /* how the predecessors are resolved (B2_PREDS_) */
 	int row_reads_visited; /* the row peers take the own visited block (the plan's) */
 	int row_peer;        /* the row peer whose blocks the folds carry, or -1 */
+	int front_lists;     /* updates also write the new frontier as a list (b2_bkrun) */
 	int step_dir;        /* the last step's direction */
 	int step_carrying;   /* and what its fold carries (B2_CARRYING_, the plan's) */
 	cu_graph gr;
@@ -360,7 +361,7 @@ struct cu_bk {
 /* Device counters (tmpcnt): [c < C] unpacking of fold list c, then these. */
 enum { CT_FRONT, CT_GATHER, CT_PF_COUNT, CT_PF_DONE, CT_LC_DONE, CT_REST, /* and CT_REST + 1:
 	k_pred_rest items, by level parity */ CT_REST_ALL = CT_REST + 2, CT_UNRESOLVED,
-	CT_FIRST, CT_TIMER, CT_STEP_DONE, CT_N };
+	CT_FIRST, CT_TIMER, CT_STEP_DONE, CT_FLIST, CT_N };
 static inline unsigned *counter(const struct cu_bk *k, int t)
 {
 	return k->ct.tmpcnt + k->g.C + t;
@@ -384,6 +385,21 @@ static inline size_t slot_off(const cu_bk *k, int dir, int s)
 static inline uint32_t *in_slot(const cu_bk *k, int dir, int s)
 {
 	return k->fo.in + slot_off(k, dir, s);
+}
+/* Frontier lists read in place (front_lists): the frontier a rank's
+ * update of level lvl - 1 found (the one level lvl expands), as a list in
+ * the rank's own expand slot, which no message uses: a half of it per level
+ * parity (slotw >= 2 bw), so that a list is not rewritten before every
+ * column peer has read it. */
+static inline uint32_t *own_front_list(const cu_bk *k, int lvl)
+{
+	return in_slot(k, B2_DIR_EXPAND, k->g.i) + (size_t)(lvl & 1) * (size_t)k->bw;
+}
+/* ... and column peer s's, in its receive area (mapped) */
+static inline const uint32_t *peer_front_list(const cu_bk *k, int s, int lvl)
+{
+	return k->pe.peer_in[B2_DIR_EXPAND][s] + slot_off(k, B2_DIR_EXPAND, s) +
+	       (size_t)(lvl & 1) * (size_t)k->bw;
 }
 static inline size_t flags_off(const cu_bk *k)
 {

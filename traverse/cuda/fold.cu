@@ -71,7 +71,7 @@ __global__ void k_set_bits(const uint32_t *__restrict__ list, int64_t n, uint32_
 		n = (int64_t)*count;
 	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < n;
 	     x += (int64_t)gridDim.x * blockDim.x) {
-		const uint32_t u = at + __ldg(&list[x]);
+		const uint32_t u = at + __ldcv(&list[x]); /* maybe a peer GPU's list */
 		atomicOr(&dst[u >> 5], 1u << (u & 31));
 	}
 }
@@ -110,7 +110,30 @@ struct PullFold {
 	int32_t *plevel;       /* message levels on 1x2 (pred_level): the peer's levels, */
 	const uint32_t *mine;  /* and the own finds of the peer's block at this
 	                          level, whose levels go there; else NULL */
+	uint32_t *flist;       /* front_lists: the new frontier as a list, while it has
+	                          fewer than fcap vertices, its length counted in
+	                          *fcount (zeroed here for the next level); else NULL */
+	unsigned *fcount;
+	unsigned fcap;
 };
+
+/* front_lists: word w of the new frontier (the warp's words x0 + lane) into
+ * the list the column peers read, while the list is short enough to be read
+ * (plan.h IN_PLACE_LISTS); the whole warp calls it. Once it is too long,
+ * one load a warp. */
+static __device__ __forceinline__ void front_list_word(uint32_t w, int64_t x0, const PullFold &pf)
+{
+	const int lane = threadIdx.x & 31;
+	if (!__any_sync(FULL, w != 0))
+		return;
+	unsigned n = lane == 0 ? __ldcg(pf.fcount) : 0;
+	if (__shfl_sync(FULL, n, 0) >= pf.fcap)
+		return;
+	warp_unpack(w, x0, lane, pf.fcount, pf.fcap, [&](unsigned p, uint32_t kk) {
+		if (p < pf.fcap)
+			pf.flist[p] = kk;
+	});
+}
 
 static __device__ __forceinline__ uint64_t now_ns()
 {
@@ -213,46 +236,48 @@ k_update_words(Sources src, int nsrc, int64_t nwords, uint32_t rowbase, uint32_t
 			           lvl);
 		if (pf.mine) /* the peer's rows found here: their levels */
 			level_word(x < nwords ? __ldcg(&pf.mine[x]) : 0, x, pf.plevel, lvl);
-		if (x >= nwords)
-			continue;
-		uint32_t *v = vis + (rowbase >> 5) + x; /* rows rowbase + 32x + bit: bit sh + bit of v */
-		uint32_t fresh_all = 0;
-		for (int m = 0; m < nsrc; m++) {
-			const uint32_t word = __ldcv(&src.bmp[m][x]);
-			if (!word)
-				continue;
-			const uint32_t lo = word << sh, hi = sh ? word >> (32 - sh) : 0;
-			uint32_t seen = (__ldca(&v[0]) >> sh) | (hi ? __ldca(&v[1]) << (32 - sh) : 0);
-			if (!(word & ~seen))
-				continue;
-			seen = (lo ? atomicOr(&v[0], lo) >> sh : 0) | (hi ? atomicOr(&v[1], hi) << (32 - sh) : 0);
-			uint32_t fresh = word & ~seen;
-			fresh_all |= fresh;
-			while (fresh) {
-				const uint32_t kk = (uint32_t)x * 32 + (uint32_t)(__ffs(fresh) - 1);
-				fresh &= fresh - 1;
-				level[kk] = lvl;
-				pred[rowbase + kk] = B2_PRED_REMOTE | src.tag[m];
+		if (x < nwords) {
+			uint32_t *v = vis + (rowbase >> 5) + x; /* rows rowbase + 32x + bit: bit sh + bit of v */
+			uint32_t fresh_all = 0;
+			for (int m = 0; m < nsrc; m++) {
+				const uint32_t word = __ldcv(&src.bmp[m][x]);
+				if (!word)
+					continue;
+				const uint32_t lo = word << sh, hi = sh ? word >> (32 - sh) : 0;
+				uint32_t seen = (__ldca(&v[0]) >> sh) | (hi ? __ldca(&v[1]) << (32 - sh) : 0);
+				if (!(word & ~seen))
+					continue;
+				seen = (lo ? atomicOr(&v[0], lo) >> sh : 0) | (hi ? atomicOr(&v[1], hi) << (32 - sh) : 0);
+				uint32_t fresh = word & ~seen;
+				fresh_all |= fresh;
+				while (fresh) {
+					const uint32_t kk = (uint32_t)x * 32 + (uint32_t)(__ffs(fresh) - 1);
+					fresh &= fresh - 1;
+					level[kk] = lvl;
+					pred[rowbase + kk] = B2_PRED_REMOTE | src.tag[m];
+				}
 			}
+			if (fresh_all)
+				fbmp[x] |= fresh_all;
+			if (pf.vout) {
+				/* thread x alone changed its 32 rows' bits here: read back from
+				 * L2 they are final (what export_visited would copy) */
+				const int64_t rows = pf.b - 32 * x;
+				uint32_t own = __ldcg(&v[0]) >> sh;
+				if (sh && rows > 32 - (int64_t)sh)
+					own |= __ldcg(&v[1]) << (32 - sh);
+				if (rows < 32)
+					own &= (1u << rows) - 1;
+				pf.vout[x] = own;
+			}
+			if (pf.count && pf.tdeg)
+				for (uint32_t f = fbmp[x]; f; f &= f - 1)
+					deg += (unsigned long long)__ldg(&pf.tdeg[x * 32 + __ffs(f) - 1]);
+			if (pf.count)
+				total += __popc(fbmp[x]);
 		}
-		if (fresh_all)
-			fbmp[x] |= fresh_all;
-		if (pf.vout) {
-			/* thread x alone changed its 32 rows' bits here: read back from
-			 * L2 they are final (what export_visited would copy) */
-			const int64_t rows = pf.b - 32 * x;
-			uint32_t own = __ldcg(&v[0]) >> sh;
-			if (sh && rows > 32 - (int64_t)sh)
-				own |= __ldcg(&v[1]) << (32 - sh);
-			if (rows < 32)
-				own &= (1u << rows) - 1;
-			pf.vout[x] = own;
-		}
-		if (pf.count && pf.tdeg)
-			for (uint32_t f = fbmp[x]; f; f &= f - 1)
-				deg += (unsigned long long)__ldg(&pf.tdeg[x * 32 + __ffs(f) - 1]);
-		if (pf.count)
-			total += __popc(fbmp[x]);
+		if (pf.flist) /* the whole warp: thread x's word is final */
+			front_list_word(x < nwords ? fbmp[x] : 0, x0, pf);
 	}
 	if (!pf.count)
 		return;
@@ -272,6 +297,8 @@ k_update_words(Sources src, int nsrc, int64_t nwords, uint32_t rowbase, uint32_t
 		pf.host->front = atomicExch(pf.count, 0);
 		pf.host->degree = atomicExch(pf.degree, 0ull);
 		pf.host->examined = atomicExch(pf.examined, 0ull);
+		if (pf.fcount)
+			*pf.fcount = 0;
 		if (pf.stamp)
 			pf.stamp[1] = now_ns() - pf.stamp[1];
 		__threadfence_system();
@@ -304,8 +331,12 @@ int cu_stage_in(void *p, int dir, const b2_msg *in, int nslots, int self)
 		if (dir == B2_DIR_EXPAND) {
 			for (int s = 0; s < nslots; s++) {
 				k->fr.ncol[s] = in[s].count;
-				/* a list where the transport sends one (the plan's list) */
-				k->fr.in_msgs[s] = (b2_msg){in_slot(k, dir, s), in[s].count, in[s].bitmap};
+				/* a list where the transport sends one (the plan's list), or
+				 * where the peer's update wrote it (front_lists) */
+				uint32_t *at = in_slot(k, dir, s);
+				if (k->front_lists && !in[s].bitmap && s != k->g.i)
+					at = (uint32_t *)peer_front_list(k, s, k->plev + 1);
+				k->fr.in_msgs[s] = (b2_msg){at, in[s].count, in[s].bitmap};
 			}
 			k->plev++;
 			B2_TRY(pull_events(k, k->plev));
@@ -491,6 +522,11 @@ static int pull_update(cu_bk *k, int lvl, b2_level_stats *st)
 	pf.epoch = epoch;
 	pf.stamp = k->tm.stamp + 2 * (lvl <= PULL_LEVELS ? lvl - 1 : PULL_LEVELS);
 	pf.reset = counter(k, CT_GATHER);
+	if (k->front_lists) { /* what the column peers read at the next level */
+		pf.flist = own_front_list(k, lvl + 1);
+		pf.fcount = counter(k, CT_FLIST);
+		pf.fcap = (unsigned)b2_in_place_list_cap(k->b);
+	}
 	pf.seq = ++k->ct.seq;
 	k_update_words<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(
 		src, nsrc, k->bw, (uint32_t)(j * k->b), k->vis, k->level, k->pred, bmp_set(k, cur, j), lvl,

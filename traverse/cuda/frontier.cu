@@ -16,14 +16,15 @@ static __device__ __forceinline__ void put_col(uint32_t *dst, uint64_t *deg,
 		deg[pos] = __ldg(&colptr[u + 1]) - __ldg(&colptr[u]);
 }
 
-/* dst[x] = src[x] + off: a received list as local columns */
+/* dst[x] = src[x] + off: a received list (or a column peer's, read in
+ * place: uncached) as local columns */
 __global__ void k_gather(const uint32_t *__restrict__ src, int64_t n, uint32_t off,
                          uint32_t *__restrict__ dst, uint64_t *__restrict__ deg,
                          const uint64_t *__restrict__ colptr)
 {
 	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < n;
 	     x += (int64_t)gridDim.x * blockDim.x)
-		put_col(dst, deg, colptr, (unsigned)x, __ldg(&src[x]) + off);
+		put_col(dst, deg, colptr, (unsigned)x, __ldcv(&src[x]) + off); /* maybe a peer GPU's */
 }
 
 /* Where k_unpack puts bitmap y's indices: list dst[y], at the positions
@@ -295,6 +296,10 @@ int cu_front_msg(void *p, int bitmap, b2_msg *m)
 	const uint32_t *src = bitmap ? bmp_set(k, front_set(k), k->g.j) : list;
 	m->count = k->fr.nfront;
 	m->bitmap = bitmap;
+	if (!bitmap && k->front_lists) { /* the update wrote it where the peers read it */
+		m->data = own_front_list(k, k->plev);
+		return 0;
+	}
 	if (!bitmap && k->fr.nfront &&
 	    (error = unpack_list(k, bmp_set(k, front_set(k), k->g.j), 0, list, NULL)))
 		return error;

@@ -10,9 +10,10 @@
  * root, when it is this rank's (r its row, k its own index; r = ~0: none),
  * visited, level 0 and in the frontier, and the nlc level counters and
  * nctr unpacking counters zeroed: one kernel, not three memsets and a
- * launch. */
+ * launch. rlist (front_lists): where the root goes as a list. */
 __global__ void k_begin(uint32_t *vis, int32_t *level, uint32_t *fbmp, int64_t bw, uint64_t r,
-                        uint64_t k, unsigned *ctr, int nctr, unsigned long long *lc, int nlc)
+                        uint64_t k, unsigned *ctr, int nctr, unsigned long long *lc, int nlc,
+                        uint32_t *rlist)
 {
 	int64_t n = bw > nlc ? bw : nlc;
 	n = n > nctr ? n : nctr;
@@ -28,6 +29,8 @@ __global__ void k_begin(uint32_t *vis, int32_t *level, uint32_t *fbmp, int64_t b
 			if (r != ~(uint64_t)0) {
 				vis[r >> 5] = 1u << (r & 31);
 				level[k] = 0;
+				if (rlist) /* the first level's frontier as a list too */
+					rlist[0] = (uint32_t)k;
 			}
 		}
 	}
@@ -213,7 +216,7 @@ int cu_begin(void *p, int64_t root_k)
 		k->vis, k->level, bmp_of(k, k->g.j), k->bw,
 		root_k >= 0 ? (uint64_t)k->g.j * (uint64_t)k->b + (uint64_t)root_k : none,
 		root_k >= 0 ? (uint64_t)root_k : none, k->ct.tmpcnt, k->g.C + CT_GATHER + 1, k->ct.lc,
-		2 * (k->g.C + 2));
+		2 * (k->g.C + 2), k->front_lists ? own_front_list(k, 1) : NULL);
 	CU_TRY(cudaGetLastError());
 	if (k->pd.plevel) { /* no peer row's level known yet (k_pred_local) */
 		CU_TRY(cudaMemsetAsync(k->pd.plevel, 0x7f, (size_t)k->b * 4, k->st));
