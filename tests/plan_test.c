@@ -31,12 +31,7 @@ static const b2_plan_caps CPU_CAPS = {.fold_carries = 1};
 static const b2_plan_caps PULL_CAPS = {.device_levels = 1, .fold_carries = 1, .fold_in_place = 1,
                                        .pred_local = 1};
 static const b2_plan_caps NCCL_NET_CAPS = {.device_levels = 1, .fold_carries = 1,
-                                           .expand_lists = B2_LISTS_SENT, .fold_lists = 1,
-                                           .pred_local = 1};
-/* pull as the transports give it: frontier lists read in place */
-static const b2_plan_caps PULL_LISTS_CAPS = {.device_levels = 1, .fold_carries = 1,
-                                             .fold_in_place = 1, .pred_local = 1,
-                                             .expand_lists = B2_LISTS_IN_PLACE};
+                                           .expand_lists = 1, .fold_lists = 1, .pred_local = 1};
 
 static void test_form(void)
 {
@@ -423,9 +418,9 @@ static void test_rules_off(void)
 	EQ("1x2 nccl net fold-bound off: fold from 1, size unknown", fin[1].count, -1);
 }
 
-/* IN_PLACE_LISTS: b = 2048 (64 bitmap words): a frontier of fewer than
- * 64 / 16 = 4 vertices is read as its owner's list */
-static void test_in_place_lists(void)
+/* FRONT_LISTS: b = 2048 (64 bitmap words): a frontier of fewer than
+ * 64 / 16 = 4 vertices goes as the list its owner's update wrote */
+static void test_front_lists(void)
 {
 	b2_msg_plan ein[4], fout[4], fin[4];
 	b2_level_plan p = {.expand_in = ein, .fold_out = fout, .fold_in = fin};
@@ -433,9 +428,10 @@ static void test_in_place_lists(void)
 	b2_plan_grid g = grid(2, 2, 1, 0, B2_BITMAP_AUTO, B2_DIRECTION_AUTO);
 	g.b = 2048;
 	g.N = 4 * 2048;
-	EQ("in-place list cap of b = 2048", b2_in_place_list_cap(g.b), 4);
-	b2_run_plan r = b2_plan_run(&g, &PULL_LISTS_CAPS);
-	EQ("2x2 pull: lists read in place", r.expand_lists, B2_LISTS_IN_PLACE);
+	EQ("front list cap of b = 2048", b2_front_list_cap(g.b), 4);
+	b2_run_plan r = b2_plan_run(&g, &PULL_CAPS);
+	EQ("2x2 pull: the updates write lists", r.front_lists, 1);
+	EQ("2x2 pull: the expand moves the short ones", r.expand_lists, B2_LISTS_SHORT);
 	/* rank (1, 0) = 2; its column peer (0, 0) = rank 0 */
 	const int64_t three[12] = {3, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0};
 	b2_plan_counts c = {.lvl = 2, .front = 8, .degree = 1, .per_rank = three};
@@ -456,17 +452,33 @@ static void test_in_place_lists(void)
 	memset(&st, 0, sizeof st);
 	b2_plan_level(&g, &r, &st, &c, &p);
 	EQ("2x2 pull lists level 1: the root from row 0, a list of 1", ein[0].form, B2_FORM_LIST);
-	/* off: bitmaps; one row: no expand, no lists */
-	g.rules_off = B2_RULE_IN_PLACE_LISTS;
-	EQ("2x2 pull in-place-lists off: none", b2_plan_run(&g, &PULL_LISTS_CAPS).expand_lists,
-	   B2_LISTS_NONE);
+	/* over a network every list smaller than the bitmap: 60 words */
+	r = b2_plan_run(&g, &NCCL_NET_CAPS);
+	EQ("2x2 nccl net: the updates write lists", r.front_lists, 1);
+	EQ("2x2 nccl net: the expand moves any list", r.expand_lists, B2_LISTS_ANY);
+	const int64_t sixty[12] = {60, 0, 0, 0, 0, 0, 64, 0, 0, 0, 0, 0};
+	c = (b2_plan_counts){.lvl = 2, .front = 124, .degree = 1, .per_rank = sixty};
+	memset(&st, 0, sizeof st);
+	b2_plan_level(&g, &r, &st, &c, &p);
+	EQ("2x2 nccl net: 60 from row 0, a list", ein[0].form, B2_FORM_LIST);
+	EQ("2x2 nccl net: own frontier of 64, a bitmap", p.expand_out.form, B2_FORM_BITMAP);
+	/* off: bitmaps (a network's lists stay); --bitmap on; one row: no lists */
+	g.rules_off = B2_RULE_FRONT_LISTS;
+	r = b2_plan_run(&g, &PULL_CAPS);
+	EQ("2x2 pull front-lists off: no update lists", r.front_lists, 0);
+	EQ("2x2 pull front-lists off: bitmaps", r.expand_lists, B2_LISTS_NONE);
+	r = b2_plan_run(&g, &NCCL_NET_CAPS);
+	EQ("2x2 nccl net front-lists off: no update lists", r.front_lists, 0);
+	EQ("2x2 nccl net front-lists off: unpacked lists", r.expand_lists, B2_LISTS_ANY);
 	g.rules_off = 0;
 	g.bitmap_mode = B2_BITMAP_ON;
-	EQ("2x2 pull --bitmap on: none", b2_plan_run(&g, &PULL_LISTS_CAPS).expand_lists, B2_LISTS_NONE);
+	EQ("2x2 pull --bitmap on: none", b2_plan_run(&g, &PULL_CAPS).expand_lists, B2_LISTS_NONE);
 	g = grid(1, 4, 0, 0, B2_BITMAP_AUTO, B2_DIRECTION_AUTO);
-	EQ("1x4 pull: no expand, no lists", b2_plan_run(&g, &PULL_LISTS_CAPS).expand_lists,
-	   B2_LISTS_NONE);
+	EQ("1x4 pull: no expand, no lists", b2_plan_run(&g, &PULL_CAPS).expand_lists, B2_LISTS_NONE);
+	EQ("1x4 pull: no update lists", b2_plan_run(&g, &PULL_CAPS).front_lists, 0);
 	EQ("1x4 mpi: no lists", b2_plan_run(&g, &MPI_CAPS).expand_lists, B2_LISTS_NONE);
+	g = grid(2, 2, 1, 0, B2_BITMAP_AUTO, B2_DIRECTION_AUTO);
+	EQ("2x2 mpi: no update lists", b2_plan_run(&g, &MPI_CAPS).front_lists, 0);
 }
 
 int main(void)
@@ -478,6 +490,6 @@ int main(void)
 	test_device_messages();
 	test_message_levels();
 	test_rules_off();
-	test_in_place_lists();
+	test_front_lists();
 	return failed;
 }

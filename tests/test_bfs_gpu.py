@@ -168,7 +168,7 @@ def run(g, R, C, backend, *extra, nroots=8, env=None):
 def rules_off(R, C):
     """The --rule-off values worth a run on an R x C grid: all, and each
     rule that applies there alone (traverse/plan.h)."""
-    return (["all"] + (["own-rows", "carry-own-block"] if R == 1 else ["in-place-lists"]) +
+    return (["all"] + (["own-rows", "carry-own-block"] if R == 1 else ["front-lists"]) +
             (["row-carries"] if C == 2 else []))
 
 def same(tag, a, b):

@@ -24,7 +24,7 @@ g = Graph("rmat10", edges)
 # (grid, the rules off, what the file records)
 CASES = [((1, 2), ["row-carries"], "row-carries"),
          ((1, 2), ["preds-from-levels"], "preds-from-levels"),
-         ((1, 2), ["all"], "row-carries+preds-from-levels+own-rows+carry-own-block+fold-bound+in-place-lists"),
+         ((1, 2), ["all"], "row-carries+preds-from-levels+own-rows+carry-own-block+fold-bound+front-lists"),
          ((2, 2), ["row-carries"], "row-carries"),
          ((1, 4), ["own-rows", "fold-bound"], "own-rows+fold-bound")]
 for (R, C), rules, recorded in CASES:

@@ -46,11 +46,11 @@ typedef struct b2_msg {
 
 static inline int64_t b2_bmp_words(int64_t b) { return (b + 31) / 32; }
 
-/* Frontier lists read in place (b2_bkrun.front_lists): the longest one. An
- * update writes the list of every new frontier up to this length (one
- * atomic a warp until it is reached): a sixteenth of the bitmap's words
- * keeps that cheap on a dense level and still covers the sparse ones. */
-static inline int64_t b2_in_place_list_cap(int64_t b) { return b2_bmp_words(b) / 16; }
+/* Frontier lists the update writes (b2_bkrun.front_lists): the longest
+ * one, a frontier of fewer vertices than this. One atomic a warp until it
+ * is reached: a sixteenth of the bitmap's words keeps that cheap on a
+ * dense level and still covers the sparse ones. */
+static inline int64_t b2_front_list_cap(int64_t b) { return b2_bmp_words(b) / 16; }
 /* Words a message buffer needs: a full list, a bitmap plus its count, or
  * (a grid row of two carrying the visited state, transport.h) two parts,
  * each at most a bitmap with its count word: the sender's discovery set
@@ -160,9 +160,10 @@ typedef struct b2_bkrun {
 	int row_reads_visited; /* the row peers take the own visited block before
 	                          bottom-up levels (b2_run_plan) */
 	int row_peer;       /* the row peer whose blocks the folds carry, or -1 */
-	int front_lists;    /* device levels: each update also writes the new frontier
-	                       as a list, up to b2_in_place_list_cap(b) vertices, where
-	                       the column peers read it (plan.h IN_PLACE_LISTS) */
+	int front_lists;    /* device levels: each update also writes a new frontier of
+	                       fewer than b2_front_list_cap(b) vertices as a list, the
+	                       expand's (plan.h FRONT_LISTS) */
+	int lists_in_place; /* and the column peers read it in place (pull) */
 } b2_bkrun;
 
 /* Optional: what a device backend adds. */

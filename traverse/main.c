@@ -75,7 +75,7 @@ static const char help[] =
 	"      --rule-off RULE      for measuring: the level plan without one of its special\n"
 	"                           rules (traverse/plan.h; repeatable, or all): row-carries,\n"
 	"                           preds-from-levels, own-rows, carry-own-block, fold-bound,\n"
-	"                           in-place-lists. The levels stay the same; recorded as\n"
+	"                           front-lists. The levels stay the same; recorded as\n"
 	"                           rules_off\n"
 	"      --variant NAME       a name for this variant of the run, recorded in the file\n"
 	"                           and shown in every report (letters, digits, . _ + -;\n"

@@ -113,7 +113,8 @@ static int nccl_open(b2_link *l, int *ok)
 	*ok = 0;
 	{
 		/* over NCCL's network, bytes cost: device levels' messages of a
-		 * known size or bound go as lists where smaller (plan.h). So it is
+		 * known size or bound go as lists where smaller (plan.h; on
+		 * NVLink only the lists the updates wrote, FRONT_LISTS). So it is
 		 * where the ranks are on different nodes, where NCCL has nothing
 		 * else (its P2P and SHM disabled), and under --test-shared-gpus
 		 * (each rank a host of its own to NCCL) */

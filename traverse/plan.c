@@ -5,7 +5,7 @@
 
 const char *const b2_rule_names[B2_NRULES] = {
 	"row-carries", "preds-from-levels", "own-rows", "carry-own-block", "fold-bound",
-	"in-place-lists",
+	"front-lists",
 };
 
 int b2_rule_bit(const char *name)
@@ -61,11 +61,12 @@ b2_run_plan b2_plan_run(const b2_plan_grid *g, const b2_plan_caps *caps)
 {
 	b2_run_plan r = {.fold_exchange = g->C > 1,
 	                 .device_levels = caps->device_levels,
-	                 .expand_lists = caps->device_levels ? caps->expand_lists : B2_LISTS_NONE,
 	                 .fold_lists = caps->device_levels && caps->fold_lists};
-	if (r.expand_lists == B2_LISTS_IN_PLACE &&
-	    (g->R == 1 || g->bitmap_mode == B2_BITMAP_ON || !rule(g, B2_RULE_IN_PLACE_LISTS)))
-		r.expand_lists = B2_LISTS_NONE;
+	r.front_lists = caps->device_levels && g->R > 1 && g->bitmap_mode != B2_BITMAP_ON &&
+	                rule(g, B2_RULE_FRONT_LISTS);
+	r.expand_lists = !caps->device_levels ? B2_LISTS_NONE
+	               : caps->expand_lists   ? B2_LISTS_ANY
+	               : r.front_lists        ? B2_LISTS_SHORT : B2_LISTS_NONE;
 	/* device levels carry on bottom-up levels only: their fold messages
 	 * are bitmaps already, and top-down levels are mostly followed by
 	 * top-down ones */
@@ -136,12 +137,11 @@ static int direction(const b2_plan_grid *g, b2_plan_state *st, int lvl, int64_t 
 	return st->dir;
 }
 
-/* A link that prefers lists sends one of n words (known to both sides)
- * where it is smaller than the bitmap; one that reads them in place
- * (IN_PLACE_LISTS) where the owner wrote it. */
+/* A list of n words (known to both sides) goes where it is smaller than
+ * the bitmap (B2_LISTS_ANY), or where the update wrote it (SHORT). */
 static int as_list(const b2_plan_grid *g, int lists, int64_t n)
 {
-	const int64_t most = lists == B2_LISTS_IN_PLACE ? b2_in_place_list_cap(g->b) : b2_bmp_words(g->b);
+	const int64_t most = lists == B2_LISTS_SHORT ? b2_front_list_cap(g->b) : b2_bmp_words(g->b);
 	return lists && n >= 0 && n < most;
 }
 
@@ -181,10 +181,10 @@ static void plan_device_messages(const b2_plan_grid *g, const b2_run_plan *run,
 	if (g->C == 1)
 		return;
 	const int64_t mine = run->fold_lists ? fold_bound(g, st, c, p, g->j) : -1;
-	const int out = as_list(g, run->fold_lists, mine) ? B2_FORM_LIST : B2_FORM_BITMAP;
+	const int out = as_list(g, run->fold_lists ? B2_LISTS_ANY : 0, mine) ? B2_FORM_LIST : B2_FORM_BITMAP;
 	for (int q = 0; q < g->C; q++) {
 		const int64_t theirs = run->fold_lists ? fold_bound(g, st, c, p, q) : -1;
-		const int list = q != g->j && as_list(g, run->fold_lists, theirs);
+		const int list = q != g->j && as_list(g, run->fold_lists ? B2_LISTS_ANY : 0, theirs);
 		p->fold_out[q] = (b2_msg_plan){out, out == B2_FORM_LIST ? mine : -1};
 		p->fold_in[q] = (b2_msg_plan){q == g->j ? B2_FORM_NONE : list ? B2_FORM_LIST : B2_FORM_BITMAP,
 		                              list ? theirs : -1};

@@ -39,11 +39,11 @@
  *       the own block alone;
  *   FOLD_BOUND  on a grid of one row a top-down step discovers at most its
  *       frontier's edge count, which the termination test gave every rank;
- *   IN_PLACE_LISTS  device levels whose column peers read the frontiers in
- *       place (pull): a frontier of fewer than b2_in_place_list_cap(b)
- *       vertices is read as the list its owner's update wrote, not as its
- *       bitmap, so that a sparse level's gather reads a few words, not
- *       R - 1 whole bitmaps.
+ *   FRONT_LISTS  on device levels each update also writes a new frontier
+ *       of fewer than b2_front_list_cap(b) vertices as a list, and the
+ *       expand moves that list, not the bitmap (pull: the column peers read
+ *       it in place), so that a sparse level's expand moves a few words,
+ *       not R - 1 whole bitmaps.
  * Each can be turned off (--rule-off, b2_plan_grid.rules_off), so that what
  * it gains is measured against the general path on the same build. */
 #ifndef B2_TRAVERSE_PLAN_H
@@ -64,7 +64,7 @@ enum {
 	B2_RULE_OWN_ROWS = 1 << 2,          /* BOTTOM_UP_OWN_ROWS */
 	B2_RULE_CARRY_OWN_BLOCK = 1 << 3,
 	B2_RULE_FOLD_BOUND = 1 << 4,
-	B2_RULE_IN_PLACE_LISTS = 1 << 5,
+	B2_RULE_FRONT_LISTS = 1 << 5,
 	B2_NRULES = 6
 };
 /* Their option names, by bit number ("row-carries", ...). */
@@ -72,10 +72,10 @@ extern const char *const b2_rule_names[B2_NRULES];
 /* The bit of rule `name`, or 0 where there is none of that name. */
 int b2_rule_bit(const char *name);
 
-/* b2_plan_caps.expand_lists: which lists the expand link takes, if any:
- * lists a transport sends where smaller than the bitmap (over a network
- * where bytes cost), or lists read in place (IN_PLACE_LISTS). */
-enum { B2_LISTS_NONE = 0, B2_LISTS_SENT = 1, B2_LISTS_IN_PLACE = 2 };
+/* b2_run_plan.expand_lists: which frontiers the expand moves as lists:
+ * none, those the update wrote (FRONT_LISTS), or every one smaller than
+ * its bitmap (over a network, where bytes cost). */
+enum { B2_LISTS_NONE = 0, B2_LISTS_SHORT = 1, B2_LISTS_ANY = 2 };
 
 /* A message's form. */
 enum { B2_FORM_NONE = 0, B2_FORM_LIST = 1, B2_FORM_BITMAP = 2 };
@@ -97,7 +97,7 @@ typedef struct b2_plan_caps {
 	int device_levels;   /* every exchange moves bitmaps device to device */
 	int fold_carries;    /* the fold's transport can carry the visited state */
 	int fold_in_place;   /* the backend reads the row peers' state in place */
-	int expand_lists;    /* B2_LISTS_: the links take lists of known size (b2_plan_level) */
+	int expand_lists;    /* over a network: lists of known size where smaller (b2_plan_level) */
 	int fold_lists;
 	int pred_local;      /* the backend can resolve predecessors from the levels */
 } b2_plan_caps;
@@ -109,6 +109,7 @@ typedef struct b2_run_plan {
 	int carry;           /* B2_CARRY_ (backend.h) */
 	int preds;           /* B2_PREDS_ (backend.h) */
 	int expand_lists;    /* B2_LISTS_ */
+	int front_lists;     /* the updates write short frontiers as lists (FRONT_LISTS) */
 	int fold_lists;
 	int row_reads_visited; /* bottom-up levels may need the row's visited state,
 	                          and the folds do not carry it every level: the

@@ -79,7 +79,8 @@ int b2_search_init(b2_search *s, const b2_backend *be, void *bk, const b2_graph 
 	                      .device_levels = s->run.device_levels, .carry = s->run.carry,
 	                      .preds = s->run.preds, .row_reads_visited = s->run.row_reads_visited,
 	                      .row_peer = s->run.row_peer,
-	                      .front_lists = s->run.expand_lists == B2_LISTS_IN_PLACE};
+	                      .front_lists = s->run.front_lists,
+	                      .lists_in_place = s->expand.ops && s->expand.ops->in_place_lists};
 	error = be->configure(bk, &run);
 done:
 	/* every rank alike, so the collective clean-up is safe */

@@ -230,8 +230,7 @@ int b2_links_open(b2_link *expand, b2_link *fold, MPI_Comm col, MPI_Comm row,
 	caps->fold_carries = !b2_agree(!carries, MPI_COMM_WORLD);
 	/* each link's own (its ranks agree): only they exchange its messages */
 	caps->fold_in_place = fold->n > 1 && fold->ops->in_place;
-	caps->expand_lists = expand->ops && expand->ops->in_place_lists ? B2_LISTS_IN_PLACE
-	                   : expand->lists ? B2_LISTS_SENT : B2_LISTS_NONE;
+	caps->expand_lists = expand->lists;
 	caps->fold_lists = fold->lists;
 	caps->pred_local = device && be->device->pred_local;
 done:

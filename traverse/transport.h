@@ -43,8 +43,8 @@ typedef struct b2_link_ops {
 	int in_place;       /* the backend reads the peers' visited blocks and
 	                       predecessors itself (backend peers()) */
 	int carry;          /* can carry the visited state with the fold */
-	int in_place_lists; /* device levels: the readers take a short frontier as the
-	                       list its owner wrote, in place (plan.h IN_PLACE_LISTS) */
+	int in_place_lists; /* device levels: the readers take a frontier list its
+	                       owner's update wrote in place (plan.h FRONT_LISTS) */
 	/* the form it takes when the levels run on the device (NULL: itself) */
 	const struct b2_link_ops *with_device_levels;
 	/* NULL, or whether this process can use it (a library to load) */

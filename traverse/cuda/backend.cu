@@ -218,6 +218,7 @@ int cu_configure(void *p, const b2_bkrun *run)
 	k->row_reads_visited = run->row_reads_visited;
 	k->row_peer = run->row_peer;
 	k->front_lists = on && run->front_lists;
+	k->lists_in_place = k->front_lists && run->lists_in_place;
 	if ((carry || run->preds == B2_PREDS_LOCAL) && run->row_peer < 0)
 		return b2_err(B2_EFAIL_, "internal: carrying folds without a row peer");
 	/* message levels on 1x2, every fold carrying: the peer's levels, and

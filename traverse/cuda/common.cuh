@@ -346,7 +346,8 @@ struct cu_bk {
 	int preds;           /* how the predecessors are resolved (B2_PREDS_) */
 	int row_reads_visited; /* the row peers take the own visited block (the plan's) */
 	int row_peer;        /* the row peer whose blocks the folds carry, or -1 */
-	int front_lists;     /* updates also write the new frontier as a list (b2_bkrun) */
+	int front_lists;     /* updates also write short frontiers as lists (b2_bkrun) */
+	int lists_in_place;  /* which the column peers read in place */
 	int step_dir;        /* the last step's direction */
 	int step_carrying;   /* and what its fold carries (B2_CARRYING_, the plan's) */
 	cu_graph gr;
@@ -386,11 +387,11 @@ static inline uint32_t *in_slot(const cu_bk *k, int dir, int s)
 {
 	return k->fo.in + slot_off(k, dir, s);
 }
-/* Frontier lists read in place (front_lists): the frontier a rank's
+/* Frontier lists (front_lists): the frontier a rank's
  * update of level lvl - 1 found (the one level lvl expands), as a list in
  * the rank's own expand slot, which no message uses: a half of it per level
  * parity (slotw >= 2 bw), so that a list is not rewritten before every
- * column peer has read it. */
+ * column peer has read it (in place) or the transport has sent it. */
 static inline uint32_t *own_front_list(const cu_bk *k, int lvl)
 {
 	return in_slot(k, B2_DIR_EXPAND, k->g.i) + (size_t)(lvl & 1) * (size_t)k->bw;

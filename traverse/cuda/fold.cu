@@ -118,8 +118,8 @@ struct PullFold {
 };
 
 /* front_lists: word w of the new frontier (the warp's words x0 + lane) into
- * the list the column peers read, while the list is short enough to be read
- * (plan.h IN_PLACE_LISTS); the whole warp calls it. Once it is too long,
+ * the next expand's list, while the list is short enough to go as one
+ * (plan.h FRONT_LISTS); the whole warp calls it. Once it is too long,
  * one load a warp. */
 static __device__ __forceinline__ void front_list_word(uint32_t w, int64_t x0, const PullFold &pf)
 {
@@ -332,9 +332,9 @@ int cu_stage_in(void *p, int dir, const b2_msg *in, int nslots, int self)
 			for (int s = 0; s < nslots; s++) {
 				k->fr.ncol[s] = in[s].count;
 				/* a list where the transport sends one (the plan's list), or
-				 * where the peer's update wrote it (front_lists) */
+				 * where the peer's update wrote it (lists_in_place) */
 				uint32_t *at = in_slot(k, dir, s);
-				if (k->front_lists && !in[s].bitmap && s != k->g.i)
+				if (k->lists_in_place && !in[s].bitmap && s != k->g.i)
 					at = (uint32_t *)peer_front_list(k, s, k->plev + 1);
 				k->fr.in_msgs[s] = (b2_msg){at, in[s].count, in[s].bitmap};
 			}
@@ -522,10 +522,10 @@ static int pull_update(cu_bk *k, int lvl, b2_level_stats *st)
 	pf.epoch = epoch;
 	pf.stamp = k->tm.stamp + 2 * (lvl <= PULL_LEVELS ? lvl - 1 : PULL_LEVELS);
 	pf.reset = counter(k, CT_GATHER);
-	if (k->front_lists) { /* what the column peers read at the next level */
+	if (k->front_lists) { /* the next level's expand message */
 		pf.flist = own_front_list(k, lvl + 1);
 		pf.fcount = counter(k, CT_FLIST);
-		pf.fcap = (unsigned)b2_in_place_list_cap(k->b);
+		pf.fcap = (unsigned)b2_front_list_cap(k->b);
 	}
 	pf.seq = ++k->ct.seq;
 	k_update_words<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(

@@ -296,7 +296,7 @@ int cu_front_msg(void *p, int bitmap, b2_msg *m)
 	const uint32_t *src = bitmap ? bmp_set(k, front_set(k), k->g.j) : list;
 	m->count = k->fr.nfront;
 	m->bitmap = bitmap;
-	if (!bitmap && k->front_lists) { /* the update wrote it where the peers read it */
+	if (!bitmap && k->front_lists && k->fr.nfront < b2_front_list_cap(k->b)) { /* the update wrote it */
 		m->data = own_front_list(k, k->plev);
 		return 0;
 	}
