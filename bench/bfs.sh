@@ -243,7 +243,6 @@ gpu)
     # are removed as it goes (scale 27's edge file is 34 GB).
     S=${PERGPU_SCALE:-26} R=${REPS:-3} B=${BACKEND:-cuda}
     : >"$WORK/pergpu.log"
-    echo "## 2^$S vertices per GPU: 1x1 at scale ${LAT_SCALE:-21} and $S, ${PERGPU_GRIDS:-1x2 2x1} at $((S + 1)) by ${PERGPU_TRANSPORTS:-pull nccl mpi}; $R run(s) of each${BASE_BIN:+, alternating with $BASE_BIN}"
     # row LABEL NP PART ARGS...: REPS runs of each build, and of the rules
     # PERGPU_RULES_OFF names for the label's grid, alternating
     row() {
@@ -262,6 +261,7 @@ gpu)
     }
     # a grid of n = R*C ranks (a power of two) runs at S + log2(n)
     gscale() { local n=$(( ${1%x*} * ${1#*x} )) l=0; while [ $((1 << l)) -lt $n ]; do l=$((l + 1)); done; echo $((S + l)); }
+    echo "## 2^$S vertices per GPU: 1x1 at scale ${LAT_SCALE:-21} and $S,$(for g in ${PERGPU_GRIDS-1x2 2x1}; do echo -n " $g at $(gscale $g)"; done) by ${PERGPU_TRANSPORTS:-pull nccl mpi}; $R run(s) of each${BASE_BIN:+, alternating with $BASE_BIN}"
     for sc in $(for g in ${PERGPU_GRIDS-1x2 2x1}; do gscale $g; done | sort -u); do
       for g in ${PERGPU_GRIDS-1x2 2x1}; do [ "$(gscale $g)" = "$sc" ] && part "$sc" $g >/dev/null; done
       [ "${KEEP_EDGES:-0}" = 1 ] || rm -f "$WORK/rmat-s$sc-e$EF.h5"

@@ -15,7 +15,8 @@
 #             by nccl with it (NCCL's socket transport)
 #             SAN_GRIDS (default "1x1 1x2 2x1") picks the grids: 2x2, 1x4,
 #             4x1 with four GPUs (pull, the device levels, by default);
-#             SAN_ARGS adds bfs-gpu options (--rule-off all, say)
+#             SAN_ARGS adds bfs-gpu options (--rule-off all, say);
+#             SAN_BITMAPS the --bitmap modes of several ranks ("on auto")
 #   validate: bfs-validate on the trees of 4 roots at scale $VALIDATE_SCALE
 #             (26) on each of $VALIDATE_GRIDS (default "4x1 2x2 1x4") that
 #             the GPUs allow, --direction auto, the transports' auto choice
@@ -49,11 +50,12 @@ for step in $steps; do
       else continue; fi
       partition2d -q --grid $g "$B2_TMP/san-s.h5" -o "$B2_TMP/san-s.$g.h5"
       for tp in $tps; do
-        # one rank: bitmap auto; several: bitmaps only, and for mpi auto too
-        # (lists where they are smaller). NCCL probes its kernels with calls
+        # one rank: bitmap auto; several: bitmaps only, and auto (lists
+        # where they are smaller; the updates' frontier lists on device
+        # levels), or SAN_BITMAPS. NCCL probes its kernels with calls
         # that fail by design (no image for this GPU): not reported as API
         # errors; memory accesses are checked all the same
-        if [ $n = 1 ]; then run=""; bms=auto; else run="mpiexec -n $n"; bms="on $([ $tp = mpi ] && echo auto)"; fi
+        if [ $n = 1 ]; then run=""; bms=auto; else run="mpiexec -n $n"; bms=${SAN_BITMAPS:-on auto}; fi
         api=$([ $tp = nccl ] && echo "--report-api-errors no")
         testing=$([ $n -gt $ng ] && echo --test-shared-gpus)
         for tool in memcheck racecheck; do
