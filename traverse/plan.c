@@ -30,13 +30,19 @@ static int row_may_carry(const b2_plan_grid *g)
 	       rule(g, B2_RULE_ROW_CARRIES);
 }
 
+/* BOTTOM_UP_OWN_ROWS' grids: one row, bottom-up levels */
+static int own_rows(const b2_plan_grid *g)
+{
+	return g->direction != B2_DIRECTION_TOP_DOWN && g->R == 1 && g->C > 1 &&
+	       rule(g, B2_RULE_OWN_ROWS);
+}
+
 /* PREDS_FROM_LEVELS' grids: a row of two that carries, where a bottom-up
  * step finds only own rows (BOTTOM_UP_OWN_ROWS), so that a vertex the fold
  * brought has its parent among the levels of the peer's block. */
 static int preds_from_levels(const b2_plan_grid *g)
 {
-	return row_may_carry(g) && g->R == 1 && rule(g, B2_RULE_OWN_ROWS) &&
-	       rule(g, B2_RULE_PREDS_FROM_LEVELS);
+	return row_may_carry(g) && own_rows(g) && rule(g, B2_RULE_PREDS_FROM_LEVELS);
 }
 
 void b2_plan_backend(const b2_plan_grid *g, b2_bkopts *o)
@@ -53,7 +59,7 @@ void b2_plan_backend(const b2_plan_grid *g, b2_bkopts *o)
 	 * bitmaps (on) */
 	o->fold_cap = g->bitmap_mode == B2_BITMAP_ON ? 0
 	            : g->bitmap_mode == B2_BITMAP_AUTO ? g->b / 32 : g->b;
-	o->own_rows = o->bottom_up && g->R == 1 && g->C > 1 && rule(g, B2_RULE_OWN_ROWS);
+	o->own_rows = own_rows(g);
 	o->preds_from_levels = preds_from_levels(g);
 }
 
@@ -61,7 +67,8 @@ b2_run_plan b2_plan_run(const b2_plan_grid *g, const b2_plan_caps *caps)
 {
 	b2_run_plan r = {.fold_exchange = g->C > 1,
 	                 .device_levels = caps->device_levels,
-	                 .fold_lists = caps->device_levels && caps->fold_lists};
+	                 .fold_lists = caps->device_levels && caps->fold_lists ? B2_LISTS_ANY
+	                                                                       : B2_LISTS_NONE};
 	r.front_lists = caps->device_levels && g->R > 1 && g->bitmap_mode != B2_BITMAP_ON &&
 	                rule(g, B2_RULE_FRONT_LISTS);
 	r.expand_lists = !caps->device_levels ? B2_LISTS_NONE
@@ -181,10 +188,10 @@ static void plan_device_messages(const b2_plan_grid *g, const b2_run_plan *run,
 	if (g->C == 1)
 		return;
 	const int64_t mine = run->fold_lists ? fold_bound(g, st, c, p, g->j) : -1;
-	const int out = as_list(g, run->fold_lists ? B2_LISTS_ANY : 0, mine) ? B2_FORM_LIST : B2_FORM_BITMAP;
+	const int out = as_list(g, run->fold_lists, mine) ? B2_FORM_LIST : B2_FORM_BITMAP;
 	for (int q = 0; q < g->C; q++) {
 		const int64_t theirs = run->fold_lists ? fold_bound(g, st, c, p, q) : -1;
-		const int list = q != g->j && as_list(g, run->fold_lists ? B2_LISTS_ANY : 0, theirs);
+		const int list = q != g->j && as_list(g, run->fold_lists, theirs);
 		p->fold_out[q] = (b2_msg_plan){out, out == B2_FORM_LIST ? mine : -1};
 		p->fold_in[q] = (b2_msg_plan){q == g->j ? B2_FORM_NONE : list ? B2_FORM_LIST : B2_FORM_BITMAP,
 		                              list ? theirs : -1};
@@ -203,8 +210,8 @@ void b2_plan_level(const b2_plan_grid *g, const b2_run_plan *run, b2_plan_state 
 	const int dir = direction(g, st, c->lvl, c->front, deg);
 	int carrying = run->carry == B2_CARRY_EVERY || (run->carry && dir == B2_BOTTOM_UP);
 	/* CARRY_OWN_BLOCK: only own rows are found where BOTTOM_UP_OWN_ROWS holds */
-	if (carrying && run->device_levels && g->R == 1 && dir == B2_BOTTOM_UP &&
-	    rule(g, B2_RULE_OWN_ROWS) && rule(g, B2_RULE_CARRY_OWN_BLOCK))
+	if (carrying && run->device_levels && dir == B2_BOTTOM_UP && own_rows(g) &&
+	    rule(g, B2_RULE_CARRY_OWN_BLOCK))
 		carrying = B2_CARRYING_OWN;
 	p->step = (b2_step){c->lvl, dir, carrying};
 	p->visited_exchange = dir == B2_BOTTOM_UP && g->C > 1 && !st->prev_carrying;

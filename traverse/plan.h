@@ -72,9 +72,9 @@ extern const char *const b2_rule_names[B2_NRULES];
 /* The bit of rule `name`, or 0 where there is none of that name. */
 int b2_rule_bit(const char *name);
 
-/* b2_run_plan.expand_lists: which frontiers the expand moves as lists:
- * none, those the update wrote (FRONT_LISTS), or every one smaller than
- * its bitmap (over a network, where bytes cost). */
+/* b2_run_plan.expand_lists and fold_lists: which messages go as lists:
+ * none, the frontiers the update wrote (FRONT_LISTS, the expand's), or
+ * every one smaller than its bitmap (over a network, where bytes cost). */
 enum { B2_LISTS_NONE = 0, B2_LISTS_SHORT = 1, B2_LISTS_ANY = 2 };
 
 /* A message's form. */
@@ -110,7 +110,7 @@ typedef struct b2_run_plan {
 	int preds;           /* B2_PREDS_ (backend.h) */
 	int expand_lists;    /* B2_LISTS_ */
 	int front_lists;     /* the updates write short frontiers as lists (FRONT_LISTS) */
-	int fold_lists;
+	int fold_lists;      /* B2_LISTS_ (ANY over a network, else NONE) */
 	int row_reads_visited; /* bottom-up levels may need the row's visited state,
 	                          and the folds do not carry it every level: the
 	                          own visited block goes to (or is read by) the
