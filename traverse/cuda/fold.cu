@@ -4,19 +4,24 @@
  * signalled), and the visited state that a fold carries. */
 #include "common.cuh"
 
-/* Word x of a bitmap over the row peer's block (1x2): level lvl into
- * plevel for its rows, by k. The whole warp calls it (w 0 where a lane has
- * none), so that the levels go a word's 32 rows per store, not a row per
- * store of the word's own thread. */
-static __device__ __forceinline__ void level_word(uint32_t w, int64_t x, int32_t *plevel, int lvl)
+/* Word x of a bitmap of rows found at level lvl: their level into level
+ * and, pred not NULL, tag into pred, by row 32x + bit. The whole warp
+ * calls it (w 0 where a lane has none), so that a word's 32 rows go in one
+ * store, not a row per store of the word's own thread: the rows of a dense
+ * level, scattered a thread at a time, cost the update a sector each. */
+static __device__ __forceinline__ void level_word(uint32_t w, int64_t x, int32_t *level, int lvl,
+                                                  uint32_t *pred = NULL, uint32_t tag = 0)
 {
 	const int lane = threadIdx.x & 31;
 	for (unsigned m = __ballot_sync(FULL, w != 0); m; m &= m - 1) {
 		const int from = __ffs(m) - 1;
 		const uint32_t ws = __shfl_sync(FULL, w, from);
-		const int64_t xs = __shfl_sync(FULL, x, from);
-		if (ws >> lane & 1)
-			plevel[xs * 32 + lane] = lvl;
+		const int64_t r = __shfl_sync(FULL, x, from) * 32 + lane;
+		if (ws >> lane & 1) {
+			level[r] = lvl;
+			if (pred)
+				pred[r] = tag;
+		}
 	}
 }
 
@@ -236,27 +241,24 @@ k_update_words(Sources src, int nsrc, int64_t nwords, uint32_t rowbase, uint32_t
 			           lvl);
 		if (pf.mine) /* the peer's rows found here: their levels */
 			level_word(x < nwords ? __ldcg(&pf.mine[x]) : 0, x, pf.plevel, lvl);
-		if (x < nwords) {
-			uint32_t *v = vis + (rowbase >> 5) + x; /* rows rowbase + 32x + bit: bit sh + bit of v */
-			uint32_t fresh_all = 0;
-			for (int m = 0; m < nsrc; m++) {
-				const uint32_t word = __ldcv(&src.bmp[m][x]);
-				if (!word)
-					continue;
+		/* rows rowbase + 32x + bit: bit sh + bit of v */
+		uint32_t *v = vis + (rowbase >> 5) + x, fresh_all = 0;
+		for (int m = 0; m < nsrc; m++) {
+			const uint32_t word = x < nwords ? __ldcv(&src.bmp[m][x]) : 0;
+			uint32_t fresh = 0;
+			if (word) {
 				const uint32_t lo = word << sh, hi = sh ? word >> (32 - sh) : 0;
 				uint32_t seen = (__ldca(&v[0]) >> sh) | (hi ? __ldca(&v[1]) << (32 - sh) : 0);
-				if (!(word & ~seen))
-					continue;
-				seen = (lo ? atomicOr(&v[0], lo) >> sh : 0) | (hi ? atomicOr(&v[1], hi) << (32 - sh) : 0);
-				uint32_t fresh = word & ~seen;
-				fresh_all |= fresh;
-				while (fresh) {
-					const uint32_t kk = (uint32_t)x * 32 + (uint32_t)(__ffs(fresh) - 1);
-					fresh &= fresh - 1;
-					level[kk] = lvl;
-					pred[rowbase + kk] = B2_PRED_REMOTE | src.tag[m];
+				if (word & ~seen) {
+					seen = (lo ? atomicOr(&v[0], lo) >> sh : 0) |
+					       (hi ? atomicOr(&v[1], hi) << (32 - sh) : 0);
+					fresh = word & ~seen;
 				}
 			}
+			fresh_all |= fresh;
+			level_word(fresh, x, level, lvl, pred + rowbase, B2_PRED_REMOTE | src.tag[m]);
+		}
+		if (x < nwords) {
 			if (fresh_all)
 				fbmp[x] |= fresh_all;
 			if (pf.vout) {
