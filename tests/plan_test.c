@@ -295,6 +295,43 @@ static void test_device_messages(void)
 	EQ("2x1 nccl net: from row 0, a list", ein[0].form, B2_FORM_LIST);
 	EQ("2x1 nccl net: from row 0, 3 entries", ein[0].count, 3);
 	EQ("2x1 nccl net: own frontier of 30, a bitmap", p.expand_out.form, B2_FORM_BITMAP);
+
+	/* 1x4 pull, rank j = 2: a bottom-up step on own rows finds nothing in
+	 * the peers' blocks, and the fold carries nothing: no messages */
+	g = grid(1, 4, 0, 2, B2_BITMAP_AUTO, B2_DIRECTION_AUTO);
+	r = b2_plan_run(&g, &PULL_CAPS);
+	const int64_t stats4[12] = {0};
+	memset(&st, 0, sizeof st);
+	st.dir = st.prev_dir = B2_BOTTOM_UP;
+	st.prev_front = 400;
+	c = (b2_plan_counts){.lvl = 3, .front = 300, .degree = 0, .per_rank = stats4};
+	b2_plan_level(&g, &r, &st, &c, &p);
+	EQ("1x4 pull bottom-up: bottom-up", p.step.dir, B2_BOTTOM_UP);
+	EQ("1x4 pull bottom-up: carries nothing", p.step.carrying, B2_CARRYING_NONE);
+	for (int q = 0; q < 4; q++) {
+		char name[96];
+		snprintf(name, sizeof name, "1x4 pull bottom-up: no fold from column %d", q);
+		EQ(name, fin[q].form, B2_FORM_NONE);
+		snprintf(name, sizeof name, "1x4 pull bottom-up: no fold to column %d", q);
+		EQ(name, fout[q].form, B2_FORM_NONE);
+	}
+	/* own rows off: every row scanned, so the peers' finds fold in */
+	g = grid(1, 4, 0, 2, B2_BITMAP_AUTO, B2_DIRECTION_AUTO);
+	g.rules_off = B2_RULE_OWN_ROWS;
+	r = b2_plan_run(&g, &PULL_CAPS);
+	memset(&st, 0, sizeof st);
+	st.dir = st.prev_dir = B2_BOTTOM_UP;
+	st.prev_front = 400;
+	b2_plan_level(&g, &r, &st, &c, &p);
+	EQ("1x4 pull own-rows off, bottom-up: fold from column 0, a bitmap", fin[0].form, B2_FORM_BITMAP);
+	EQ("1x4 pull own-rows off, bottom-up: fold to column 3, a bitmap", fout[3].form, B2_FORM_BITMAP);
+	/* a top-down step finds any row: bitmaps */
+	g = grid(1, 4, 0, 2, B2_BITMAP_AUTO, B2_DIRECTION_TOP_DOWN);
+	r = b2_plan_run(&g, &PULL_CAPS);
+	memset(&st, 0, sizeof st);
+	c = (b2_plan_counts){.lvl = 2, .front = 7, .degree = 9, .per_rank = stats4};
+	b2_plan_level(&g, &r, &st, &c, &p);
+	EQ("1x4 pull top-down: fold from column 1, a bitmap", fin[1].form, B2_FORM_BITMAP);
 }
 
 static void test_message_levels(void)

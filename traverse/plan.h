@@ -33,7 +33,8 @@
  *   BOTTOM_UP_OWN_ROWS  on a grid of one row a vertex's own column lists
  *       all its neighbours, so a bottom-up step looks only at the own rows,
  *       each through its own column (no row scanned on two ranks, no
- *       row-major copy);
+ *       row-major copy), and on device levels a fold that carries nothing
+ *       then moves no message;
  *   CARRY_OWN_BLOCK  device levels on a grid of one row: a bottom-up step
  *       finds only own rows (BOTTOM_UP_OWN_ROWS), so a carrying fold sends
  *       the own block alone;

@@ -205,9 +205,11 @@ static void fold_exchange(b2_search *s, int lvl)
 	if (s->run.device_levels) {
 		for (int c = 0; c < C; c++) {
 			const b2_msg_plan *o = &p->fold_out[c], *in = &p->fold_in[c];
-			s->use_bitmap[c] = o->form == B2_FORM_BITMAP;
-			s->in[c] = (b2_msg){NULL, in->form == B2_FORM_LIST ? in->count : -1,
-			                    in->form != B2_FORM_LIST};
+			/* none (c != me): no message, a list of nothing */
+			const int none = c != me && in->form == B2_FORM_NONE;
+			s->use_bitmap[c] = o->form == B2_FORM_BITMAP ? 1 : o->form == B2_FORM_LIST ? 0 : -1;
+			s->in[c] = (b2_msg){NULL, in->form == B2_FORM_LIST ? in->count : none ? 0 : -1,
+			                    in->form != B2_FORM_LIST && !none};
 			if (c != me) {
 				count_msg(s, o->form);
 				/* a carrying fold's bitmap is the sender's discovery set,
@@ -221,6 +223,8 @@ static void fold_exchange(b2_search *s, int lvl)
 		for (int c = 0; c < C; c++)
 			if (c != me && p->fold_out[c].form == B2_FORM_LIST)
 				s->out[c] = (b2_msg){s->out[c].data, p->fold_out[c].count, 0};
+			else if (c != me && p->fold_out[c].form == B2_FORM_NONE)
+				s->out[c] = (b2_msg){NULL, 0, 0};
 		check(s->fold.ops->round(&s->fold, s->out, s->in));
 		return;
 	}

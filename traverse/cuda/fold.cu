@@ -489,10 +489,10 @@ static int pull_update(cu_bk *k, int lvl, b2_level_stats *st)
 	PullFold pf;
 	int nsrc = 0;
 	for (int c = 0; c < C && !carrying_own(k); c++) { /* carrying_own: none found here */
-		if (c == j)
+		const b2_msg *m = &k->fo.fold_in[c];
+		if (c == j || (!m->bitmap && m->count == 0)) /* no message: the plan's none */
 			continue;
 		src.bmp[nsrc] = peer_disc(k, c, j);
-		const b2_msg *m = &k->fo.fold_in[c];
 		if (!m->bitmap && m->count > 0) {
 			/* a list message (the plan's list; never a carrying fold): its
 			 * count, then its bits into a bitmap in the slot's second
