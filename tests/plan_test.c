@@ -219,6 +219,18 @@ static void test_direction(void)
 	EQ("2x2 pull level 2 (bottom-up): carries all", car[1], B2_CARRYING_ALL);
 }
 
+/* Plans level 3 after a bottom-up level 2 (frontier 400, then 300 and no
+ * degree sum: bottom-up again), the counts' per-rank stats as given. */
+static void after_bottom_up(const b2_plan_grid *g, const b2_run_plan *r, b2_plan_state *st,
+                            const int64_t *stats, b2_level_plan *p)
+{
+	const b2_plan_counts c = {.lvl = 3, .front = 300, .degree = 0, .per_rank = stats};
+	memset(st, 0, sizeof *st);
+	st->dir = st->prev_dir = B2_BOTTOM_UP;
+	st->prev_front = 400;
+	b2_plan_level(g, r, st, &c, p);
+}
+
 static void test_device_messages(void)
 {
 	b2_msg_plan ein[4], fout[4], fin[4];
@@ -271,11 +283,7 @@ static void test_device_messages(void)
 	directions(&g, &r, 3, f3, d3, dir, car, vis);
 	EQ("1x2 nccl net: level 2 bottom-up", dir[1], B2_BOTTOM_UP);
 	(void)car; (void)vis;
-	memset(&st, 0, sizeof st);
-	st.dir = st.prev_dir = B2_BOTTOM_UP;
-	st.prev_front = 400;
-	c = (b2_plan_counts){.lvl = 3, .front = 300, .degree = 0, .per_rank = stats2};
-	b2_plan_level(&g, &r, &st, &c, &p);
+	after_bottom_up(&g, &r, &st, stats2, &p);
 	EQ("1x2 nccl net level after bottom-up: bottom-up", p.step.dir, B2_BOTTOM_UP);
 	EQ("1x2 nccl net level after bottom-up: fold from 1, a bitmap", fin[1].form, B2_FORM_BITMAP);
 	EQ("1x2 nccl net level after bottom-up: own block carried", p.step.carrying, B2_CARRYING_OWN);
@@ -301,11 +309,7 @@ static void test_device_messages(void)
 	g = grid(1, 4, 0, 2, B2_BITMAP_AUTO, B2_DIRECTION_AUTO);
 	r = b2_plan_run(&g, &PULL_CAPS);
 	const int64_t stats4[12] = {0};
-	memset(&st, 0, sizeof st);
-	st.dir = st.prev_dir = B2_BOTTOM_UP;
-	st.prev_front = 400;
-	c = (b2_plan_counts){.lvl = 3, .front = 300, .degree = 0, .per_rank = stats4};
-	b2_plan_level(&g, &r, &st, &c, &p);
+	after_bottom_up(&g, &r, &st, stats4, &p);
 	EQ("1x4 pull bottom-up: bottom-up", p.step.dir, B2_BOTTOM_UP);
 	EQ("1x4 pull bottom-up: carries nothing", p.step.carrying, B2_CARRYING_NONE);
 	for (int q = 0; q < 4; q++) {
@@ -319,10 +323,7 @@ static void test_device_messages(void)
 	g = grid(1, 4, 0, 2, B2_BITMAP_AUTO, B2_DIRECTION_AUTO);
 	g.rules_off = B2_RULE_OWN_ROWS;
 	r = b2_plan_run(&g, &PULL_CAPS);
-	memset(&st, 0, sizeof st);
-	st.dir = st.prev_dir = B2_BOTTOM_UP;
-	st.prev_front = 400;
-	b2_plan_level(&g, &r, &st, &c, &p);
+	after_bottom_up(&g, &r, &st, stats4, &p);
 	EQ("1x4 pull own-rows off, bottom-up: fold from column 0, a bitmap", fin[0].form, B2_FORM_BITMAP);
 	EQ("1x4 pull own-rows off, bottom-up: fold to column 3, a bitmap", fout[3].form, B2_FORM_BITMAP);
 	/* a top-down step finds any row: bitmaps */
