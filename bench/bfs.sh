@@ -39,9 +39,12 @@
 #                         row REPS (3) times alternating with BASE_BIN (another
 #                         build's bin/) when set, and with each GRID:RULE of
 #                         PERGPU_RULES_OFF (bfs-gpu --rule-off RULE on that
-#                         grid's rows, e.g. "1x4:own-rows 2x2:row-carries"),
-#                         medians and ratios at the end (new/off: what the
-#                         rule gains);
+#                         grid's rows, e.g. "1x4:own-rows 2x2:row-carries")
+#                         and each GRID:OPTION=VALUE of PERGPU_OPTS (bfs-gpu
+#                         --OPTION VALUE on that grid's rows, e.g.
+#                         "1x4:alpha=20"), medians and ratios at the end
+#                         (new/off: what the rule gains; new/opt: what the
+#                         option loses);
 #                         PARTS (default "k weak one shapes") picks the sections;
 #                         IPC_PUSH=0 / IPC_OFF=0 leave out the ipc / mpi rows
 #                         of the weak scaling; BITMAPS picks the bitmap modes.
@@ -244,16 +247,21 @@ gpu)
     S=${PERGPU_SCALE:-26} R=${REPS:-3} B=${BACKEND:-cuda}
     : >"$WORK/pergpu.log"
     # row LABEL NP PART ARGS...: REPS runs of each build, and of the rules
-    # PERGPU_RULES_OFF names for the label's grid, alternating
+    # PERGPU_RULES_OFF and the options PERGPU_OPTS name for the label's
+    # grid, alternating
     row() {
       local label=$1 np=$2 p=$3 r b g; shift 3
       g=$(echo "$label" | grep -o '[0-9]*x[0-9]*' | head -1)
       for r in $(seq "$R"); do
-        for b in ${BASE_BIN:+base} new ${PERGPU_RULES_OFF:-}; do
+        for b in ${BASE_BIN:+base} new ${PERGPU_RULES_OFF:-} ${PERGPU_OPTS:-}; do
           local bin=$BIN args=(); [ $b = base ] && bin=$BASE_BIN
           if [ $b != base ] && [ $b != new ]; then
             [ "${b%%:*}" = "$g" ] || continue
-            b=${b#*:}; args=(--rule-off "$b"); b=off-$b
+            b=${b#*:}
+            case $b in
+              *=*) args=(--"${b%%=*}" "${b#*=}"); b=opt-$b ;;
+              *) args=(--rule-off "$b"); b=off-$b ;;
+            esac
           fi
           BIN=$bin REPS=1 LEVELS=0 bfs "$label-$b" "$np" "$p" --backend "$B" "$@" "${args[@]}" | tee -a "$WORK/pergpu.log"
         done
@@ -286,7 +294,7 @@ gpu)
 import re, sys, statistics as st
 runs = {}
 for line in open(sys.argv[1]):
-    m = re.match(r"(\S+?)-(base|new|off-[a-z-]+)\s.*hmean\s+([\d.]+) GTEPS", line)
+    m = re.match(r"(\S+?)-(base|new|off-[a-z-]+|opt-[a-z-]+=[\w.-]+)\s.*hmean\s+([\d.]+) GTEPS", line)
     if m:
         runs.setdefault(m.group(1), {}).setdefault(m.group(2), []).append(float(m.group(3)))
 med = lambda v: st.median(v) if v else float("nan")
@@ -297,9 +305,10 @@ for row, d in runs.items():
     mb, mn = med(b), med(n)
     print("%-30s %12.2f %12.2f %8.3f  base %s new %s" % (row, mb, mn, mn / mb if b and mb > 0 else float("nan"),
           show(b), show(n)))
-    for k in sorted(x for x in d if x.startswith("off-")):
+    for k in sorted(x for x in d if x.startswith(("off-", "opt-"))):
         mo = med(d[k])
-        print("%-30s %12s %12.2f %8s  new/off %.3f: %s %s" % ("  --rule-off " + k[4:], "", mo, "",
+        name = "--rule-off " + k[4:] if k.startswith("off-") else "--" + k[4:].replace("=", " ", 1)
+        print("%-30s %12s %12.2f %8s  new/%s %.3f: %s %s" % ("  " + name, "", mo, "", k[:3],
               mn / mo if mo > 0 else float("nan"), k, show(d[k])))
 PY
     fi
