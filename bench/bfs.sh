@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/bfs.sh — bfs-gpu benchmarks (docs/PERFORMANCE.md, "bfs-gpu", has the method and numbers).
+# bench/bfs.sh — bfs-gpu benchmarks (docs/PERFORMANCE.md, "bfs-gpu", and docs/SCALING.md have the method and numbers).
 #
 #   bench/bfs.sh gpu      on a GPU host (bench/gpu-check.sh runs it there):
 #                         one GPU at scales $SCALES (default "21 24 26"), 64 roots,

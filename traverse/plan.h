@@ -20,7 +20,7 @@
  * nodes) sends a list of a size or bound known to both sides.
  *
  * The special rules, each kept because it pays on grids users run
- * (docs/PERFORMANCE.md, "Special paths"), are named here and nowhere else:
+ * (docs/SCALING.md, "Special paths"), are named here and nowhere else:
  *   ROW_CARRIES_EVERY_LEVEL  message levels on a grid row of two ranks: the
  *       fold also carries the sender's discoveries of its own block, so the
  *       row's visited state is always current (no visited exchange before a
