@@ -1,5 +1,6 @@
 /* report.h — bfs-report: Graph500 statistics, comparison and scaling tables,
- * JSON/CSV and SVG plots from BFS and validation files (docs/FORMATS.md). */
+ * JSON/CSV and SVG plots from BFS and validation files (docs/FORMATS.md;
+ * its own tables and JSON: docs/REPORT-FORMATS.md). */
 #ifndef B2_REPORT_H
 #define B2_REPORT_H
 

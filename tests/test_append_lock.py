@@ -1,5 +1,5 @@
-"""tests/test_append_lock.py — bfs-report --append's lock (FORMATS.md,
-"bfs-report's tables"): a table of a legal name 250 to 255 bytes long gets
+"""tests/test_append_lock.py — bfs-report --append's lock
+(REPORT-FORMATS.md): a table of a legal name 250 to 255 bytes long gets
 its rows (the lock's name is shortened, not refused), and two symbolic links
 to one table share one lock and one table: both appends land in the file
 they name, the links stay links, and nothing is left beside the table."""
