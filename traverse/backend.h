@@ -243,8 +243,9 @@ typedef struct b2_backend {
 	 * (cnt and *examined come with the update) and nothing waits. */
 	int (*expand)(void *bk, const b2_step *st, int64_t *cnt, int64_t *examined);
 	/* Outgoing fold messages for every c != j (use_bitmap[c] picks the
-	 * form), and, unless use_bitmap[j] < 0, out[j]: the step's discoveries
-	 * of the own block, which the fold carries. With device levels:
+	 * form; below 0 on device levels: the plan's none, which the caller
+	 * sends as nothing), and, unless use_bitmap[j] < 0, out[j]: the step's
+	 * discoveries of the own block, which the fold carries. With device levels:
 	 * bitmaps of count -1, or where use_bitmap[c] is 0 a list of a count
 	 * word and the entries (plan.h's FOLD_BOUND); a carrying fold's
 	 * message is the sender's whole discovery set, or its own block alone

@@ -187,6 +187,14 @@ static void plan_device_messages(const b2_plan_grid *g, const b2_run_plan *run,
 	}
 	if (g->C == 1)
 		return;
+	/* BOTTOM_UP_OWN_ROWS: a bottom-up step finds no peer's rows, so a fold
+	 * that carries nothing has nothing to move (a bitmap read in place
+	 * costs its whole block from each of the C - 1 peers) */
+	if (p->step.dir == B2_BOTTOM_UP && own_rows(g) && p->step.carrying == B2_CARRYING_NONE) {
+		for (int q = 0; q < g->C; q++)
+			p->fold_out[q] = p->fold_in[q] = (b2_msg_plan){B2_FORM_NONE, 0};
+		return;
+	}
 	const int64_t mine = run->fold_lists ? fold_bound(g, st, c, p, g->j) : -1;
 	const int out = as_list(g, run->fold_lists, mine) ? B2_FORM_LIST : B2_FORM_BITMAP;
 	for (int q = 0; q < g->C; q++) {
@@ -196,12 +204,6 @@ static void plan_device_messages(const b2_plan_grid *g, const b2_run_plan *run,
 		p->fold_in[q] = (b2_msg_plan){q == g->j ? B2_FORM_NONE : list ? B2_FORM_LIST : B2_FORM_BITMAP,
 		                              list ? theirs : -1};
 	}
-	/* BOTTOM_UP_OWN_ROWS: a bottom-up step finds no peer's rows, so a fold
-	 * that carries nothing has nothing to move (a bitmap read in place
-	 * costs its whole block from each of the C - 1 peers) */
-	if (p->step.dir == B2_BOTTOM_UP && own_rows(g) && p->step.carrying == B2_CARRYING_NONE)
-		for (int q = 0; q < g->C; q++)
-			p->fold_out[q] = p->fold_in[q] = (b2_msg_plan){B2_FORM_NONE, 0};
 }
 
 void b2_plan_level(const b2_plan_grid *g, const b2_run_plan *run, b2_plan_state *st,
