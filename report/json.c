@@ -149,6 +149,7 @@ int print_json(FILE *f, run *runs, int nruns)
 		jfield(f, "edgefactor"); fprintf(f, "%lld", (long long)r->ef_shown);
 		jfield(f, "scale_approximate"); fputs(r->approx_scale ? "true" : "false", f);
 		jfield(f, "grid"); jstr(f, grid);
+		jfield(f, "grid_searched"); jstr_or_null(f, r->grid_searched);
 		jfield(f, "num_mpi_processes"); fprintf(f, "%lld", (long long)r->ranks);
 		jfield(f, "num_gpus"); fprintf(f, "%lld", (long long)r->gpus);
 		jfield(f, "devices_counted"); fprintf(f, "%lld", (long long)r->ndev);

@@ -221,7 +221,10 @@ static void print_run_header(FILE *f, const run *r, int nruns, const report_opts
 	        (long long)r->M);
 	if (r->approx_scale)
 		fprintf(f, " (SCALE and edgefactor below are the nearest Kronecker shape)");
-	fprintf(f, "\n# grid %s, %lld ranks, backend %s", grid, (long long)r->ranks, b2_text(r->backend));
+	fprintf(f, "\n# grid %s", grid);
+	if (r->grid_searched && strcmp(r->grid_searched, grid) != 0)
+		fprintf(f, " (searched as %s)", b2_text(r->grid_searched));
+	fprintf(f, ", %lld ranks, backend %s", (long long)r->ranks, b2_text(r->backend));
 	if (r->devices && r->devices[0])
 		fprintf(f, ", devices %s", b2_text(r->devices));
 	if (r->exchange && r->exchange[0])

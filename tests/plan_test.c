@@ -519,6 +519,20 @@ static void test_front_lists(void)
 	EQ("2x2 mpi: no update lists", b2_plan_run(&g, &MPI_CAPS).front_lists, 0);
 }
 
+/* ROW_AS_COLUMN: only a grid of one row of several ranks, and only while
+ * the rule is on */
+static void test_as_column(void)
+{
+	EQ("as column: 1x2", b2_plan_as_column(1, 2, 0), 1);
+	EQ("as column: 1x4", b2_plan_as_column(1, 4, 0), 1);
+	EQ("as column: 1x1 stays", b2_plan_as_column(1, 1, 0), 0);
+	EQ("as column: 2x1 stays", b2_plan_as_column(2, 1, 0), 0);
+	EQ("as column: 2x2 stays", b2_plan_as_column(2, 2, 0), 0);
+	EQ("as column: 1x4 with row-as-column off stays", b2_plan_as_column(1, 4, B2_RULE_ROW_AS_COLUMN), 0);
+	EQ("as column: 1x4 with the other rules off", b2_plan_as_column(1, 4, ~B2_RULE_ROW_AS_COLUMN), 1);
+	EQ("rule names: row-as-column", b2_rule_bit("row-as-column"), B2_RULE_ROW_AS_COLUMN);
+}
+
 int main(void)
 {
 	test_form();
@@ -529,5 +543,6 @@ int main(void)
 	test_message_levels();
 	test_rules_off();
 	test_front_lists();
+	test_as_column();
 	return failed;
 }

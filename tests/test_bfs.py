@@ -125,6 +125,16 @@ for g, grids in (("star", [(2, 2)]), ("rmat10" if SAN else "rmat12", [(2, 2), (2
         same = all(res[m].keys() == ref.keys() and all(np.array_equal(res[m][r], ref[r]) for r in res[m]) for m in res)
         rep.check("%s %dx%d every direction x bitmap on/off/auto: identical levels" % (g.name, R, C), same and len(ref) > 0)
 
+# ---- a grid of one row: searched as one column (ROW_AS_COLUMN), or as
+# itself (--rule-off row-as-column), the same levels -------------------------
+for name, (R, C) in (("disconnected", (1, 3)), ("star", (1, 2))):
+    g = [x for x in graphs if x.name == name][0]
+    for d in DIRECTIONS:
+        res = [run_case(g, R, C, nroots=4, direction=d, extra=x, tag="%s %dx%d %s%s" % (g.name, R, C, d, t))
+               for x, t in (((), ""), (("--rule-off", "row-as-column"), " --rule-off row-as-column"))]
+        same = len(res[0]) > 0 and res[0].keys() == res[1].keys() and all(np.array_equal(res[0][r], res[1][r]) for r in res[0])
+        rep.check("%s %dx%d %s as a column and as a row: identical levels" % (g.name, R, C, d), same)
+
 # ---- --alpha / --beta steer the direction rule ------------------------------
 g = [x for x in graphs if x.name == ("rmat10" if SAN else "rmat13")][0]
 for alpha, beta, want in ((1e-3, 18, "top-down only"), (1e6, 1e9, "bottom-up after level 1")):

@@ -147,19 +147,23 @@ def run(g, R, C, backend, *extra, nroots=8, env=None):
         rep.eq(tag + " backend", attr(f, "backend"), backend)
         if "--alpha" not in extra:  # the backend's default (PERFORMANCE.md)
             rep.eq(tag + " default alpha", float(f.attrs["alpha"]), 10.0 if backend == "cuda" else 15.0)
+        # a grid of one row is searched as one column (plan.h ROW_AS_COLUMN)
+        off = [str(extra[k + 1]) for k in range(len(extra) - 1) if extra[k] == "--rule-off"]
+        SR, SC = (C, 1) if R == 1 and C > 1 and not {"row-as-column", "all"} & set(off) else (R, C)
+        rep.eq(tag + " grid searched", attr(f, "grid_searched"), "%dx%d" % (SR, SC))
         if backend == "cuda":
             # one node: pull unless another transport is named or --bitmap
             # off; a 1-wide side has no exchange
             opt = dict(zip(map(str, extra[::2]), map(str, extra[1::2])))
             if R * C <= ngpu:
-                rep.eq(tag + " exchange", attr(f, "exchange"), expected(R, C, opt))
-                if "nccl" in expected(R, C, opt):
+                rep.eq(tag + " exchange", attr(f, "exchange"), expected(SR, SC, opt))
+                if "nccl" in expected(SR, SC, opt):
                     rep.check(tag + " nccl_version", attr(f, "nccl_version").startswith("2."))
             elif env is SHARED_PULL or env is SHARED_NCCL:
-                rep.eq(tag + " exchange", attr(f, "exchange"), expected(R, C, opt))
+                rep.eq(tag + " exchange", attr(f, "exchange"), expected(SR, SC, opt))
             else:  # GPUs shared: IPC within one GPU may be refused, then MPI
                 print("# %s: exchange %s" % (tag, attr(f, "exchange")))
-            check_device_phases(tag, f, R, C, opt, env is SHARED_PULL or env is SHARED_NCCL)
+            check_device_phases(tag, f, SR, SC, opt, env is SHARED_PULL or env is SHARED_NCCL)
     if R * C > ngpu and backend == "cuda":
         rep.check(tag + " warns that GPUs are shared", "share" in p.stderr and "GPU" in p.stderr, p.stderr[-300:])
     opt = dict(zip(map(str, extra[::2]), map(str, extra[1::2])))
@@ -168,8 +172,11 @@ def run(g, R, C, backend, *extra, nroots=8, env=None):
 def rules_off(R, C):
     """The --rule-off values worth a run on an R x C grid: all, and each
     rule that applies there alone (traverse/plan.h)."""
-    return (["all"] + (["own-rows", "carry-own-block"] if R == 1 else ["front-lists"]) +
-            (["row-carries"] if C == 2 else []))
+    # a grid of one row is searched as one column (row-as-column); its
+    # other rules apply with that one off
+    row = ["row-as-column"] if R == 1 else []
+    return ([["all"]] + ([row, row + ["own-rows"], row + ["carry-own-block"]] if R == 1 else [["front-lists"]]) +
+            ([row + ["row-carries"]] if C == 2 else []))
 
 def same(tag, a, b):
     ok = len(a) > 0 and a.keys() == b.keys() and all(np.array_equal(a[r], b[r]) for r in a)
@@ -221,8 +228,8 @@ for g in [] if SHARED_ONLY else graphs[:1] if QUICK else graphs:
             for rules in rules_off(R, C):
                 for tp in ("pull", "mpi"):
                     for d in ("auto", "bottom-up"):
-                        same("%s %dx%d cuda --rule-off %s --transport %s --direction %s == cpu" % (g.name, R, C, rules, tp, d),
-                             run(g, R, C, "cuda", "--rule-off", rules, "--transport", tp, "--direction", d), cp)
+                        same("%s %dx%d cuda --rule-off %s --transport %s --direction %s == cpu" % (g.name, R, C, ",".join(rules), tp, d),
+                             run(g, R, C, "cuda", *[a for r in rules for a in ("--rule-off", r)], "--transport", tp, "--direction", d), cp)
         # bitmap messages forced on and off: on the largest grid with a GPU
         # per rank, and on 1x2 and 2x1 sharing one GPU (the host-staged path)
         if R * C > 1 and not QUICK and (R * C == min(4, ngpu) or (R * C == 2 and ngpu == 1)):

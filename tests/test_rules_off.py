@@ -8,6 +8,7 @@ it; bfs-report labels the run with them and gives them in its JSON. The
 CUDA paths are checked on GPU hosts (tests/test_bfs_gpu.py)."""
 import json, os, sys
 import h5py
+import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import b2ref
@@ -21,13 +22,18 @@ NROOTS = 3
 edges = os.path.join(tmp, "rules-rmat10.h5")
 b2ref.run(1, "rmat-gen", "-s", 10, "-e", 8, "--seed", 7, "-o", edges)
 g = Graph("rmat10", edges)
-# (grid, the rules off, what the file records)
-CASES = [((1, 2), ["row-carries"], "row-carries"),
-         ((1, 2), ["preds-from-levels"], "preds-from-levels"),
-         ((1, 2), ["all"], "row-carries+preds-from-levels+own-rows+carry-own-block+fold-bound+front-lists"),
-         ((2, 2), ["row-carries"], "row-carries"),
-         ((1, 4), ["own-rows", "fold-bound"], "own-rows+fold-bound")]
-for (R, C), rules, recorded in CASES:
+# (grid, the rules off, what the file records, the grid searched: a grid
+# of one row is searched as one column unless row-as-column is off, and
+# its other rules apply only then)
+CASES = [((1, 2), ["row-as-column", "row-carries"], "row-carries+row-as-column", "1x2"),
+         ((1, 2), ["row-as-column", "preds-from-levels"], "preds-from-levels+row-as-column", "1x2"),
+         ((1, 2), ["row-as-column"], "row-as-column", "1x2"),
+         ((1, 2), ["all"], "row-carries+preds-from-levels+own-rows+carry-own-block+fold-bound+front-lists+"
+                           "row-as-column", "1x2"),
+         ((2, 2), ["row-carries"], "row-carries", "2x2"),
+         ((1, 4), ["own-rows", "fold-bound"], "own-rows+fold-bound", "4x1"),
+         ((1, 4), ["row-as-column", "own-rows", "fold-bound"], "own-rows+fold-bound+row-as-column", "1x4")]
+for (R, C), rules, recorded, searched in CASES:
     part = os.path.join(tmp, "rules-rmat10.%dx%d.h5" % (R, C))
     if not os.path.exists(part):
         b2ref.run(2, "partition2d", "--grid", "%dx%d" % (R, C), edges, "-o", part)
@@ -44,13 +50,41 @@ for (R, C), rules, recorded in CASES:
         with h5py.File(out, "r") as f:
             v = f.attrs["rules_off"]
             rep.eq(tag + " rules_off recorded", v.decode() if isinstance(v, bytes) else v, recorded)
+            v = f.attrs["grid_searched"]
+            rep.eq(tag + " grid_searched recorded", v.decode() if isinstance(v, bytes) else v, searched)
         if d == "auto":  # bfs-report tells the variant apart: label and JSON
             r = b2ref.run(1, "bfs-report", out, "--unvalidated", "--format", "json", check=False)
             if rep.check(tag + " bfs-report runs", r.returncode == 0, r.stderr[-300:]):
                 run = json.loads(r.stdout)["runs"][0]
                 rep.eq(tag + " bfs-report rules_off", run["rules_off"], recorded)
+                rep.eq(tag + " bfs-report grid_searched", run["grid_searched"], searched)
                 rep.check(tag + " bfs-report label", run["label"].endswith("rules-off=" + recorded), run["label"])
+            r = b2ref.run(1, "bfs-report", out, "--unvalidated", check=False)
+            want = "# grid %dx%d%s," % (R, C, "" if searched == "%dx%d" % (R, C) else " (searched as %s)" % searched)
+            rep.check(tag + " bfs-report text: " + want, want in r.stdout, r.stdout[:600])
         os.unlink(out)
+
+# ROW_AS_COLUMN: a 1 x C run is the C x 1 run of the same graph, step for
+# step: the same roots, levels, directions, edges examined and bytes sent
+# by each rank (the CSC each rank searches is the one partitioned for C x 1)
+for C in (2, 4):
+    res = {}
+    for R_, C_ in ((1, C), (C, 1)):
+        part = os.path.join(tmp, "rules-rmat10.%dx%d.h5" % (R_, C_))
+        if not os.path.exists(part):
+            b2ref.run(2, "partition2d", "--grid", "%dx%d" % (R_, C_), edges, "-o", part)
+        out = os.path.join(tmp, "rules-as-column-%dx%d.h5" % (R_, C_))
+        p = b2ref.run(C, "bfs-gpu", part, "--backend", "cpu", "-n", 4, "--keep-pred", "all", "-o", out,
+                      check=False, env=env)
+        if rep.check("%dx%d runs" % (R_, C_), p.returncode == 0, p.stderr[-300:]):
+            with h5py.File(out, "r") as f:
+                res[R_, C_] = {k: f[k][...] for k in ("/roots", "/frontier_size", "/level_direction",
+                                                       "/edges_examined", "/level_bytes", "/pred")}
+            os.unlink(out)
+    if len(res) == 2:
+        for k in res[1, C]:
+            rep.check("1x%d searched as %dx1: %s the same" % (C, C, k),
+                      np.array_equal(res[1, C][k], res[C, 1][k]), "%s vs %s" % (res[1, C][k].ravel()[:8], res[C, 1][k].ravel()[:8]))
 
 # none off: recorded as ""
 out = os.path.join(tmp, "rules-none.h5")
@@ -60,6 +94,8 @@ if rep.check("no --rule-off runs", p.returncode == 0, p.stderr[-300:]):
     with h5py.File(out, "r") as f:
         v = f.attrs["rules_off"]
         rep.eq("no --rule-off: rules_off empty", v.decode() if isinstance(v, bytes) else v, "")
+        v = f.attrs["grid_searched"]
+        rep.eq("no --rule-off: 1x2 searched as 2x1", v.decode() if isinstance(v, bytes) else v, "2x1")
     os.unlink(out)
 p = b2ref.run(1, "bfs-gpu", os.path.join(tmp, "rules-rmat10.1x2.h5"), "--rule-off", "own_rows",
               "-o", out, check=False, env=env)

@@ -70,6 +70,9 @@ typedef struct b2_graph {
 	uint64_t *col_ptr;  /* [b*R + 1] */
 	uint32_t *row_idx;  /* [nnz], local rows */
 	int64_t *tdeg;      /* [b] tuple_degree of owned vertices (0 for padding) */
+	int rowmajor;       /* the block is given row-major (plan.h ROW_AS_COLUMN):
+	                       col_ptr [b*C + 1] points per local row into row_idx,
+	                       which holds local columns; the backend transposes */
 } b2_graph;
 
 /* Sizes both backends derive from the graph: block size, bitmap words of a

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "b2.h"
 #include "backend.h"
+#include "transpose.h"
 
 typedef struct cpu_bk {
 	b2_graph g;
@@ -36,6 +37,10 @@ typedef struct cpu_bk {
 	 * bitmap over local columns, the owners' visited blocks */
 	uint64_t *row_ptr;  /* [nr + 1] */
 	uint32_t *col_idx;  /* [nnz] local columns, ascending per row */
+	/* a block given row-major (b2_graph.rowmajor): g's arrays are the rows
+	 * (row_ptr and col_idx borrow them), and the CSC is made here */
+	uint64_t *csc_ptr;
+	uint32_t *csc_idx;
 	uint32_t *fcol;     /* [nc/32] */
 	uint32_t *nzrow;    /* [nr/32] rows with a local edge */
 	uint32_t *vsend, *vrecv; /* [bw], [C][bw] */
@@ -54,30 +59,30 @@ static void cpu_destroy(void *p)
 		return;
 	free(k->vis); free(k->carried); free(k->level); free(k->pred); free(k->front); free(k->dst);
 	free(k->bmp); free(k->cnt); free(k->allfront); free(k->colmask); free(k->pred64); free(k->in);
-	free(k->row_ptr); free(k->col_idx); free(k->fcol); free(k->vsend); free(k->vrecv);
+	if (!k->g.rowmajor) {
+		free(k->row_ptr);
+		free(k->col_idx);
+	}
+	free(k->csc_ptr); free(k->csc_idx); free(k->fcol); free(k->vsend); free(k->vrecv);
 	free(k->nzrow); free(k->ans); free(k->nreq);
 	free(k);
 }
 
-/* The local block row-major (CSR) from the CSC: a counting sort by row,
- * filled column by column so that each row's columns come out ascending. */
-static int build_csr(cpu_bk *k)
+/* The local block in both orientations: the CSC in k->g (made from the rows
+ * where they were given), the rows (CSR) in row_ptr and col_idx. */
+static int both_orientations(cpu_bk *k, const b2_graph *g)
 {
 	int error = 0;
-	const b2_graph *g = &k->g;
-	B2_TRY(b2_calloc(&k->row_ptr, (size_t)k->nr + 1, 8, "bottom-up rows (CSR)"));
-	B2_TRY(b2_alloc(&k->col_idx, (size_t)g->nnz * 4, "bottom-up rows (CSR)"));
-	for (uint64_t e = 0; e < g->nnz; e++)
-		k->row_ptr[g->row_idx[e] + 1]++;
-	for (int64_t r = 0; r < k->nr; r++)
-		k->row_ptr[r + 1] += k->row_ptr[r];
-	uint64_t *fill = NULL;
-	B2_TRY(b2_alloc(&fill, (size_t)k->nr * 8, "bottom-up rows (CSR)"));
-	memcpy(fill, k->row_ptr, (size_t)k->nr * 8);
-	for (int64_t u = 0; u < k->nc; u++)
-		for (uint64_t e = g->col_ptr[u]; e < g->col_ptr[u + 1]; e++)
-			k->col_idx[fill[g->row_idx[e]]++] = (uint32_t)u;
-	free(fill);
+	if (g->rowmajor) {
+		k->row_ptr = g->col_ptr;
+		k->col_idx = g->row_idx;
+		B2_TRY(b2_transpose(g->col_ptr, g->row_idx, g->nnz, k->nr, k->nc, &k->csc_ptr, &k->csc_idx,
+		                    "the local block (CSC)"));
+		k->g.col_ptr = k->csc_ptr;
+		k->g.row_idx = k->csc_idx;
+	} else
+		B2_TRY(b2_transpose(g->col_ptr, g->row_idx, g->nnz, k->nc, k->nr, &k->row_ptr, &k->col_idx,
+		                    "bottom-up rows (CSR)"));
 	/* rows without a local edge can never find a parent here: bottom-up
 	 * steps skip them by the word */
 	B2_TRY(b2_calloc(&k->nzrow, (size_t)b2_bmp_words(k->nr), 4, "bottom-up rows (CSR)"));
@@ -113,8 +118,9 @@ static int cpu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 	B2_TRY(b2_calloc(&k->colmask, (size_t)b2_bmp_words(k->nc), 4, "expanded frontier"));
 	B2_TRY(b2_calloc(&k->pred64, (size_t)k->b, 8, "predecessors"));
 	B2_TRY(b2_calloc(&k->in, (size_t)nslots, sizeof *k->in, "messages"));
+	if (o->bottom_up || g->rowmajor)
+		B2_TRY(both_orientations(k, g));
 	if (o->bottom_up) {
-		B2_TRY(build_csr(k));
 		B2_TRY(b2_calloc(&k->fcol, (size_t)b2_bmp_words(k->nc), 4, "column frontier"));
 		B2_TRY(b2_calloc(&k->vsend, (size_t)k->bw, 4, "visited blocks"));
 		B2_TRY(b2_calloc(&k->vrecv, (size_t)g->C * (size_t)k->bw, 4, "visited blocks"));

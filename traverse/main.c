@@ -24,6 +24,7 @@
 #include "backend.h"
 #include "search.h"
 #include "partfile.h"
+#include "transpose.h"
 #include "records.h"
 #include "predout.h"
 
@@ -75,7 +76,8 @@ static const char help[] =
 	"      --rule-off RULE      for measuring: the level plan without one of its special\n"
 	"                           rules (traverse/plan.h; repeatable, or all): row-carries,\n"
 	"                           preds-from-levels, own-rows, carry-own-block, fold-bound,\n"
-	"                           front-lists. The levels stay the same; recorded as\n"
+	"                           front-lists, row-as-column (a 1xC grid searched as\n"
+	"                           Cx1). The levels stay the same; recorded as\n"
 	"                           rules_off\n"
 	"      --variant NAME       a name for this variant of the run, recorded in the file\n"
 	"                           and shown in every report (letters, digits, . _ + -;\n"
@@ -511,6 +513,8 @@ int main(int argc, char **argv)
 	double tl0 = b2_now();
 	B2_TRY(b2_read_partition(&g, &pi, o.part));
 	double read_time = b2_now() - tl0; /* the rest of the load builds the search structure */
+	if (b2_plan_as_column(g.R, g.C, o.rules_off))
+		b2_graph_as_column(&g);
 	b2_debug("read %s in %.3f s", o.part, b2_now() - tl0);
 	B2_TRY(pick_backend(&be, &device, &shared, devname, sizeof devname, o.backend));
 	B2_TRY(node_facts(&rf, be, shared));
@@ -626,6 +630,9 @@ int main(int argc, char **argv)
 		B2_TRY(b2_attr_put_i64(f, "num_input_edges", pi.M));
 		B2_TRY(b2_attr_put_i64(f, "grid_rows", pi.R));
 		B2_TRY(b2_attr_put_i64(f, "grid_cols", pi.C));
+		char searched[48];
+		snprintf(searched, sizeof searched, "%dx%d", g.R, g.C);
+		B2_TRY(b2_attr_put_str(f, "grid_searched", searched));
 		B2_TRY(b2_attr_put_i64(f, "num_ranks", b2_nranks));
 		B2_TRY(b2_attr_put_str(f, "backend", be->name));
 		B2_TRY(b2_attr_put_str(f, "devices", devs));

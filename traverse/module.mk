@@ -3,7 +3,7 @@
 # transport when nccl.h is found as well).
 PROGRAMS += bfs-gpu
 bfs-gpu_SRCS   := traverse/main.c traverse/search.c traverse/transport.c traverse/mpi.c \
-                  traverse/ipc.c traverse/nccl.c traverse/cpu.c traverse/plan.c traverse/partfile.c \
+                  traverse/ipc.c traverse/nccl.c traverse/cpu.c traverse/plan.c traverse/partfile.c traverse/transpose.c \
                   traverse/records.c traverse/predout.c
 # the CUDA backend by phase (docs/DESIGN.md, "Inside bfs-gpu", says which file holds what)
 bfs-gpu_CUSRCS := $(addprefix traverse/cuda/,frontier.cu bottom_up.cu fold.cu level.cu preds.cu \

@@ -5,7 +5,7 @@
 
 const char *const b2_rule_names[B2_NRULES] = {
 	"row-carries", "preds-from-levels", "own-rows", "carry-own-block", "fold-bound",
-	"front-lists",
+	"front-lists", "row-as-column",
 };
 
 int b2_rule_bit(const char *name)
@@ -43,6 +43,11 @@ static int own_rows(const b2_plan_grid *g)
 static int preds_from_levels(const b2_plan_grid *g)
 {
 	return row_may_carry(g) && own_rows(g) && rule(g, B2_RULE_PREDS_FROM_LEVELS);
+}
+
+int b2_plan_as_column(int R, int C, int rules_off)
+{
+	return R == 1 && C > 1 && !(rules_off & B2_RULE_ROW_AS_COLUMN);
 }
 
 void b2_plan_backend(const b2_plan_grid *g, b2_bkopts *o)

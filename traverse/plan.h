@@ -19,6 +19,14 @@
  * bitmaps, except that a link over a network where bytes cost (NCCL across
  * nodes) sends a list of a size or bound known to both sides.
  *
+ * Before any of that (b2_plan_as_column):
+ *   ROW_AS_COLUMN  a grid of one row (1 x C) is searched as the grid of one
+ *       column (C x 1) of the same ranks: the graph is undirected, so rank
+ *       j's columns, all the neighbours of its own vertices, are the rows
+ *       the C x 1 rank holds (transpose.h). The same vertices stay on each
+ *       rank; the expand then gathers the frontier and nothing is folded.
+ *       The rules below for a grid of one row apply only with this one
+ *       off.
  * The special rules, each kept because it pays on grids users run
  * (docs/SCALING.md, "Special paths"), are named here and nowhere else:
  *   ROW_CARRIES_EVERY_LEVEL  message levels on a grid row of two ranks: the
@@ -66,7 +74,8 @@ enum {
 	B2_RULE_CARRY_OWN_BLOCK = 1 << 3,
 	B2_RULE_FOLD_BOUND = 1 << 4,
 	B2_RULE_FRONT_LISTS = 1 << 5,
-	B2_NRULES = 6
+	B2_RULE_ROW_AS_COLUMN = 1 << 6,
+	B2_NRULES = 7
 };
 /* Their option names, by bit number ("row-carries", ...). */
 extern const char *const b2_rule_names[B2_NRULES];
@@ -123,6 +132,9 @@ typedef struct b2_run_plan {
 /* Which backend buffers a run needs (b2_bkopts), from the grid and options
  * alone: the backend is created before the transports are chosen. */
 void b2_plan_backend(const b2_plan_grid *g, b2_bkopts *o);
+
+/* ROW_AS_COLUMN: 1 when an R x C grid (the partition's) is searched as C x 1. */
+int b2_plan_as_column(int R, int C, int rules_off);
 
 b2_run_plan b2_plan_run(const b2_plan_grid *g, const b2_plan_caps *caps);
 

@@ -110,6 +110,9 @@ int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 		        (size_t)g->C * (size_t)(k->bw + 1) * 4 * 2;
 	if (g->C > 1) /* the answers to the predecessor requests */
 		need += (size_t)k->nr * 4;
+	if (g->rowmajor) /* the rows given, the CSC made: a cursor per column, and
+	                    the rows kept where no bottom-up step needs them */
+		need += (size_t)(k->nc + 1) * 8 + (o->bottom_up ? 0 : g->nnz * 4 + (size_t)(k->nr + 1) * 8);
 	if (o->preds_from_levels) /* maybe the peer's levels and the
 	                                              predecessor items (cu_device_levels) */
 		need += (size_t)k->b * 4 + (size_t)k->nr * 8;
@@ -130,6 +133,10 @@ int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 	}
 	DALLOC(k->gr.colptr, (size_t)(k->nc + 1) * 8);
 	DALLOC(k->gr.rowidx, g->nnz * 4);
+	if (g->rowmajor) {
+		DALLOC(k->gr.rowptr, (size_t)(k->nr + 1) * 8);
+		DALLOC(k->gr.colidx, g->nnz * 4);
+	}
 	DALLOC(k->gr.tdeg, (size_t)k->b * 8);
 	DALLOC(k->vis, (size_t)vis_words(k) * 4);
 	DALLOC(k->level, (size_t)k->b * 4);
@@ -171,8 +178,10 @@ int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 		error = b2_err(B2_EIO_, "cannot map pinned host memory into GPU %d", o->device);
 		goto done;
 	}
-	if (cudaMemcpy(k->gr.colptr, g->col_ptr, (size_t)(k->nc + 1) * 8, cudaMemcpyHostToDevice) != cudaSuccess ||
-	    cudaMemcpy(k->gr.rowidx, g->row_idx, g->nnz * 4, cudaMemcpyHostToDevice) != cudaSuccess ||
+	if (cudaMemcpy(g->rowmajor ? k->gr.rowptr : k->gr.colptr, g->col_ptr,
+	               (size_t)((g->rowmajor ? k->nr : k->nc) + 1) * 8, cudaMemcpyHostToDevice) != cudaSuccess ||
+	    cudaMemcpy(g->rowmajor ? k->gr.colidx : k->gr.rowidx, g->row_idx, g->nnz * 4,
+	               cudaMemcpyHostToDevice) != cudaSuccess ||
 	    cudaMemcpy(k->gr.tdeg, g->tdeg, (size_t)k->b * 8, cudaMemcpyHostToDevice) != cudaSuccess ||
 	    cudaMemset(k->pe.flags, 0, (size_t)g->C * 4) != cudaSuccess ||
 	    cudaMemset(k->ct.tmpcnt, 0, (size_t)(g->C + CT_N) * 4) != cudaSuccess ||
@@ -184,9 +193,11 @@ int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 		goto done;
 	}
 	/* the expansion's grid for small frontiers: at most n * maxdeg edges */
-	for (int64_t u = 0; u < k->nc; u++)
+	for (int64_t u = 0; u < k->nc && !g->rowmajor; u++)
 		if (g->col_ptr[u + 1] - g->col_ptr[u] > k->gr.maxdeg)
 			k->gr.maxdeg = g->col_ptr[u + 1] - g->col_ptr[u];
+	if (g->rowmajor && (error = build_csc(k)))
+		goto done;
 	if (o->bottom_up) {
 		DALLOC(k->fr.fcol, (size_t)b2_bmp_words(k->nc) * 4);
 		DALLOC(k->fo.vrecv, (size_t)g->C * (size_t)k->bw * 4);

@@ -225,16 +225,83 @@ __global__ void __launch_bounds__(TPB) k_bottom_up(BottomUpArgs a)
 	step_end(a.end);
 }
 
-/* The local block row-major, on the device: row counts, their scan (CUB),
- * then the columns appended through a cursor per row; nzrow marks the rows
- * with local edges. With own_rows, only nzrow: the own rows with
- * neighbours. */
-int build_csr(cu_bk *k)
+/* out (m + 1 pointers, nnz indices) = the transpose of in's n lists of
+ * indices below m: the counts per index, their scan (CUB), then each list's
+ * warp appends the list's number to its entries' lists through a cursor
+ * each. */
+static int transpose(cu_bk *k, const uint64_t *iptr, const uint32_t *iidx, int64_t n, int64_t m,
+                     uint64_t *optr, uint32_t *oidx)
 {
 	int error = 0;
 	unsigned long long *fill = NULL;
 	void *tmp = NULL;
 	size_t tb = 0;
+	DALLOC(fill, (size_t)(m + 1) * 8);
+	CU_TRY(cudaMemsetAsync(fill, 0, (size_t)(m + 1) * 8, k->st));
+	k_row_count<<<k->grid, TPB, 0, k->st>>>(iidx, k->g.nnz, fill);
+	CU_TRY(cudaGetLastError());
+	CU_TRY(cub::DeviceScan::ExclusiveSum(NULL, tb, (uint64_t *)fill, optr, (int64_t)(m + 1), k->st));
+	DALLOC(tmp, tb);
+	CU_TRY(cub::DeviceScan::ExclusiveSum(tmp, tb, (uint64_t *)fill, optr, (int64_t)(m + 1), k->st));
+	CU_TRY(cudaMemcpyAsync(fill, optr, (size_t)m * 8, cudaMemcpyDeviceToDevice, k->st));
+	k_row_fill<<<k->grid, TPB, 0, k->st>>>(iptr, iidx, n, fill, oidx);
+	CU_TRY(cudaGetLastError());
+	CU_TRY(cudaStreamSynchronize(k->st));
+done:
+	if (fill)
+		cudaFree(fill);
+	if (tmp)
+		cudaFree(tmp);
+	return error;
+}
+
+struct MaxOp {
+	__device__ unsigned long long operator()(unsigned long long a, unsigned long long b) const
+	{
+		return a > b ? a : b;
+	}
+};
+
+/* *out = max(*out, the longest of the n lists of ptr) */
+__global__ void k_longest(const uint64_t *__restrict__ ptr, int64_t n, unsigned long long *out)
+{
+	typedef cub::BlockReduce<unsigned long long, TPB> BR;
+	__shared__ typename BR::TempStorage tmp;
+	unsigned long long m = 0;
+	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < n;
+	     x += (int64_t)gridDim.x * blockDim.x)
+		m = ptr[x + 1] - ptr[x] > m ? ptr[x + 1] - ptr[x] : m;
+	m = BR(tmp).Reduce(m, MaxOp());
+	if (threadIdx.x == 0)
+		atomicMax(out, m);
+}
+
+/* A block given row-major (b2_graph.rowmajor, plan.h ROW_AS_COLUMN), in
+ * gr.rowptr and gr.colidx: its CSC, the searches' top-down orientation,
+ * and its largest column degree. */
+int build_csc(cu_bk *k)
+{
+	int error = 0;
+	unsigned long long *longest = NULL;
+	B2_TRY(transpose(k, k->gr.rowptr, k->gr.colidx, k->nr, k->nc, k->gr.colptr, k->gr.rowidx));
+	DALLOC(longest, 8);
+	CU_TRY(cudaMemsetAsync(longest, 0, 8, k->st));
+	k_longest<<<blocks_for(k, k->nc), TPB, 0, k->st>>>(k->gr.colptr, k->nc, longest);
+	CU_TRY(cudaGetLastError());
+	CU_TRY(cudaMemcpyAsync(&k->gr.maxdeg, longest, 8, cudaMemcpyDeviceToHost, k->st));
+	CU_TRY(cudaStreamSynchronize(k->st));
+done:
+	if (longest)
+		cudaFree(longest);
+	return error;
+}
+
+/* The local block row-major, on the device (the CSC's transpose, unless it
+ * was given so); nzrow marks the rows with local edges. With own_rows,
+ * only nzrow: the own rows with neighbours. */
+int build_csr(cu_bk *k)
+{
+	int error = 0;
 	if (own_rows(k)) {
 		DALLOC(k->gr.nzrow, (size_t)b2_bmp_words(k->nr) * 4);
 		k_own_nonempty<<<blocks_for(k, b2_bmp_words(k->nr)), TPB, 0, k->st>>>(
@@ -243,29 +310,16 @@ int build_csr(cu_bk *k)
 		CU_TRY(cudaStreamSynchronize(k->st));
 		goto done;
 	}
-	DALLOC(k->gr.rowptr, (size_t)(k->nr + 1) * 8);
-	DALLOC(k->gr.colidx, k->g.nnz * 4);
-	DALLOC(fill, (size_t)(k->nr + 1) * 8);
-	CU_TRY(cudaMemsetAsync(fill, 0, (size_t)(k->nr + 1) * 8, k->st));
-	k_row_count<<<k->grid, TPB, 0, k->st>>>(k->gr.rowidx, k->g.nnz, fill);
-	CU_TRY(cudaGetLastError());
-	CU_TRY(cub::DeviceScan::ExclusiveSum(NULL, tb, (uint64_t *)fill, k->gr.rowptr, (int64_t)(k->nr + 1),
-	                                 k->st));
-	DALLOC(tmp, tb);
-	CU_TRY(cub::DeviceScan::ExclusiveSum(tmp, tb, (uint64_t *)fill, k->gr.rowptr, (int64_t)(k->nr + 1),
-	                                 k->st));
-	CU_TRY(cudaMemcpyAsync(fill, k->gr.rowptr, (size_t)k->nr * 8, cudaMemcpyDeviceToDevice, k->st));
-	k_row_fill<<<k->grid, TPB, 0, k->st>>>(k->gr.colptr, k->gr.rowidx, k->nc, fill, k->gr.colidx);
-	CU_TRY(cudaGetLastError());
+	if (!k->g.rowmajor) {
+		DALLOC(k->gr.rowptr, (size_t)(k->nr + 1) * 8);
+		DALLOC(k->gr.colidx, k->g.nnz * 4);
+		B2_TRY(transpose(k, k->gr.colptr, k->gr.rowidx, k->nc, k->nr, k->gr.rowptr, k->gr.colidx));
+	}
 	DALLOC(k->gr.nzrow, (size_t)b2_bmp_words(k->nr) * 4);
 	k_nonempty<<<blocks_for(k, b2_bmp_words(k->nr)), TPB, 0, k->st>>>(k->gr.rowptr, k->nr, k->gr.nzrow);
 	CU_TRY(cudaGetLastError());
 	CU_TRY(cudaStreamSynchronize(k->st));
 done:
-	if (fill)
-		cudaFree(fill);
-	if (tmp)
-		cudaFree(tmp);
 	return error;
 }
 

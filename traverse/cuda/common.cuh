@@ -602,6 +602,7 @@ int gather_columns(cu_bk *k, int set, Zero z, int64_t *n_out, int *zeroed);
 int expand_columns(cu_bk *k, int64_t n, int lvl, int set);
 /* bottom_up.cu */
 int build_csr(cu_bk *k);
+int build_csc(cu_bk *k);
 int export_visited(cu_bk *k);
 int column_frontier(cu_bk *k, int set, const uint32_t **fc, const uint32_t **copy);
 int bottom_up(cu_bk *k, int lvl, int set, const uint32_t *fcol);
