@@ -112,7 +112,10 @@ def load(path):
         lb, pb = f["level_bytes"][...].astype(float), f["pred_bytes"][...].astype(float)
         rp = f["rank_phase_time"][...]
         fs = f["frontier_size"][...].astype(float)
-    R, C = int(a["grid_rows"]), int(a["grid_cols"])
+    # the grid the search ran as (a 1xC partition is searched as Cx1)
+    gs = a.get("grid_searched")
+    gs = gs.decode() if isinstance(gs, bytes) else gs
+    R, C = map(int, gs.split("x")) if gs else (int(a["grid_rows"]), int(a["grid_cols"]))
     P = R * C
     steps = (d >= 0).sum(axis=1).astype(float)
     busiest = lb.max(axis=2)                     # [K][L][3]: the busiest rank, each step
