@@ -97,11 +97,13 @@ R.check("partial_validation_counts_only_its_searches", p.returncode == 0 and "# 
 args = [P("r2.bfs.h5"), P("r2.valid.h5")]
 txt = report(*args).stdout
 R.check("text_options", "# options: direction top-down (alpha 15, beta 18), bitmap off, seed 5, warm-up 2, -n 4, edges per thread 4" in txt, txt[:700])
-R.check("text_exchanges_backend_devices", "backend cpu, devices 2 x CPU (OpenMP), exchanges expand none, fold mpi" in txt, txt[:400])
+# the 1x2 partition is searched as 2x1 (plan.h ROW_AS_COLUMN)
+R.check("text_exchanges_backend_devices", "# grid 1x2 (searched as 2x1), 2 ranks, backend cpu, devices 2 x CPU (OpenMP), "
+        "exchanges expand mpi, fold none" in txt, txt[:400])
 R.check("text_commit_and_driver", re.search(r"^#   git_commit +\S+", txt, re.M) and re.search(r"^#   cuda_driver_version +\S+", txt, re.M), txt[:1200])
 js = json.loads(report(*args, "--format", "json").stdout)["runs"][0]
 want = {"run_id": ids[2], "validation_run_id": ids[2], "direction": "top-down", "alpha": 15, "beta": 18, "bitmap": "off",
-        "seed": 5, "nroots": 4, "warmup": 2, "roots_from": "any", "backend": "cpu", "exchange": "expand none, fold mpi",
+        "seed": 5, "nroots": 4, "warmup": 2, "roots_from": "any", "backend": "cpu", "exchange": "expand mpi, fold none",
         "devices": "2 x CPU (OpenMP)", "git_commit": attr(args[0], "git_commit"), "cuda_driver_version": attr(args[0], "cuda_driver_version")}
 R.check("json_options", all(js.get(k) == w for k, w in want.items()), str({k: js.get(k) for k in want}))
 row = list(csv.DictReader(io.StringIO(report(*args, "--format", "csv").stdout)))[0]
