@@ -192,11 +192,9 @@ int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 		error = b2_err(B2_EFAIL_, "cannot copy the graph to GPU %d", o->device);
 		goto done;
 	}
-	/* the expansion's grid for small frontiers: at most n * maxdeg edges */
-	for (int64_t u = 0; u < k->nc && !g->rowmajor; u++)
-		if (g->col_ptr[u + 1] - g->col_ptr[u] > k->gr.maxdeg)
-			k->gr.maxdeg = g->col_ptr[u + 1] - g->col_ptr[u];
 	if (g->rowmajor && (error = build_csc(k)))
+		goto done;
+	if ((error = column_degree_max(k)))
 		goto done;
 	if (o->bottom_up) {
 		DALLOC(k->fr.fcol, (size_t)b2_bmp_words(k->nc) * 4);

@@ -255,45 +255,11 @@ done:
 	return error;
 }
 
-struct MaxOp {
-	__device__ unsigned long long operator()(unsigned long long a, unsigned long long b) const
-	{
-		return a > b ? a : b;
-	}
-};
-
-/* *out = max(*out, the longest of the n lists of ptr) */
-__global__ void k_longest(const uint64_t *__restrict__ ptr, int64_t n, unsigned long long *out)
-{
-	typedef cub::BlockReduce<unsigned long long, TPB> BR;
-	__shared__ typename BR::TempStorage tmp;
-	unsigned long long m = 0;
-	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < n;
-	     x += (int64_t)gridDim.x * blockDim.x)
-		m = ptr[x + 1] - ptr[x] > m ? ptr[x + 1] - ptr[x] : m;
-	m = BR(tmp).Reduce(m, MaxOp());
-	if (threadIdx.x == 0)
-		atomicMax(out, m);
-}
-
 /* A block given row-major (b2_graph.rowmajor, plan.h ROW_AS_COLUMN), in
- * gr.rowptr and gr.colidx: its CSC, the searches' top-down orientation,
- * and its largest column degree. */
+ * gr.rowptr and gr.colidx: its CSC, the searches' top-down orientation. */
 int build_csc(cu_bk *k)
 {
-	int error = 0;
-	unsigned long long *longest = NULL;
-	B2_TRY(transpose(k, k->gr.rowptr, k->gr.colidx, k->nr, k->nc, k->gr.colptr, k->gr.rowidx));
-	DALLOC(longest, 8);
-	CU_TRY(cudaMemsetAsync(longest, 0, 8, k->st));
-	k_longest<<<blocks_for(k, k->nc), TPB, 0, k->st>>>(k->gr.colptr, k->nc, longest);
-	CU_TRY(cudaGetLastError());
-	CU_TRY(cudaMemcpyAsync(&k->gr.maxdeg, longest, 8, cudaMemcpyDeviceToHost, k->st));
-	CU_TRY(cudaStreamSynchronize(k->st));
-done:
-	if (longest)
-		cudaFree(longest);
-	return error;
+	return transpose(k, k->gr.rowptr, k->gr.colidx, k->nr, k->nc, k->gr.colptr, k->gr.rowidx);
 }
 
 /* The local block row-major, on the device (the CSC's transpose, unless it

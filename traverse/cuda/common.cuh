@@ -600,6 +600,7 @@ const uint32_t *column_bitmap(const cu_bk *k, int s, int set);
 int64_t column_count(const cu_bk *k, int s);
 int gather_columns(cu_bk *k, int set, Zero z, int64_t *n_out, int *zeroed);
 int expand_columns(cu_bk *k, int64_t n, int lvl, int set);
+int column_degree_max(cu_bk *k);
 /* bottom_up.cu */
 int build_csr(cu_bk *k);
 int build_csc(cu_bk *k);

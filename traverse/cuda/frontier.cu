@@ -239,6 +239,46 @@ __global__ void __launch_bounds__(TPB) k_expand(ExpandArgs a)
 	step_end(a.end);
 }
 
+struct MaxOp {
+	__device__ unsigned long long operator()(unsigned long long a, unsigned long long b) const
+	{
+		return a > b ? a : b;
+	}
+};
+
+/* *out = max(*out, the longest of the n lists of ptr) */
+__global__ void k_longest(const uint64_t *__restrict__ ptr, int64_t n, unsigned long long *out)
+{
+	typedef cub::BlockReduce<unsigned long long, TPB> BR;
+	__shared__ typename BR::TempStorage tmp;
+	unsigned long long m = 0;
+	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < n;
+	     x += (int64_t)gridDim.x * blockDim.x)
+		m = ptr[x + 1] - ptr[x] > m ? ptr[x + 1] - ptr[x] : m;
+	m = BR(tmp).Reduce(m, MaxOp());
+	if (threadIdx.x == 0)
+		atomicMax(out, m);
+}
+
+/* gr.maxdeg, the largest local column degree, from the CSC on the device
+ * (however it got there): the expansion's grid for small frontiers is at
+ * most n * maxdeg edges. */
+int column_degree_max(cu_bk *k)
+{
+	int error = 0;
+	unsigned long long *longest = NULL;
+	DALLOC(longest, 8);
+	CU_TRY(cudaMemsetAsync(longest, 0, 8, k->st));
+	k_longest<<<blocks_for(k, k->nc), TPB, 0, k->st>>>(k->gr.colptr, k->nc, longest);
+	CU_TRY(cudaGetLastError());
+	CU_TRY(cudaMemcpyAsync(&k->gr.maxdeg, longest, 8, cudaMemcpyDeviceToHost, k->st));
+	CU_TRY(cudaStreamSynchronize(k->st));
+done:
+	if (longest)
+		cudaFree(longest);
+	return error;
+}
+
 /* The expansion's blocks per K (egrid): its warps split the edges evenly,
  * so all of them must be resident at once, or a second wave doubles the
  * tail. */
