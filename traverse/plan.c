@@ -140,7 +140,7 @@ static int64_t front_of(const b2_plan_counts *c, int p)
 	return c->lvl == 1 ? p == c->root_rank : c->per_rank[3 * p];
 }
 
-static void plan_device_messages(const b2_plan_grid *g, const b2_run_plan *run,
+static void plan_device_expand(const b2_plan_grid *g, const b2_run_plan *run,
                                  const b2_plan_counts *c, b2_level_plan *p)
 {
 	for (int q = 0; q < g->R; q++) {
@@ -149,12 +149,6 @@ static void plan_device_messages(const b2_plan_grid *g, const b2_run_plan *run,
 		p->expand_in[q] = (b2_msg_plan){q == g->i ? B2_FORM_NONE : list ? B2_FORM_LIST : B2_FORM_BITMAP, n};
 		if (q == g->i && g->R > 1)
 			p->expand_out = (b2_msg_plan){list ? B2_FORM_LIST : B2_FORM_BITMAP, n};
-	}
-	if (g->C == 1)
-		return;
-	for (int q = 0; q < g->C; q++) {
-		p->fold_out[q] = (b2_msg_plan){B2_FORM_BITMAP, -1};
-		p->fold_in[q] = (b2_msg_plan){q == g->j ? B2_FORM_NONE : B2_FORM_BITMAP, -1};
 	}
 }
 
@@ -173,7 +167,7 @@ void b2_plan_level(const b2_plan_grid *g, const b2_run_plan *run, b2_plan_state 
 	p->visited_exchange = dir == B2_BOTTOM_UP && g->C > 1 && !st->prev_carrying;
 	p->expand_out = (b2_msg_plan){B2_FORM_NONE, 0};
 	if (run->device_levels)
-		plan_device_messages(g, run, c, p);
+		plan_device_expand(g, run, c, p);
 	else if (g->R > 1)
 		p->expand_out = (b2_msg_plan){b2_plan_form(g, c->own_front), c->own_front};
 	st->prev_dir = dir;

@@ -142,11 +142,10 @@ typedef struct b2_plan_counts {
 	int root_rank;
 } b2_plan_counts;
 
-/* One exchange's messages as the plan fixed them: to_peers is the form of
- * what this rank sends (the same to every peer of the expand; per peer for
- * the fold, [C]), from_peers[p] what peer p's message is, with its size:
- * a list of `count` entries, a bitmap (count: the vertices where known,
- * -1 where the receiver learns it only from the message), or none. */
+/* One expand message as the plan fixed it: a list of `count` entries, a
+ * bitmap (count: the vertices where known, -1 where the receiver learns it
+ * only from the message), or none. The fold's messages on device levels
+ * are bitmaps: their sizes are known only after the step. */
 typedef struct b2_msg_plan {
 	int form;
 	int64_t count;
@@ -158,11 +157,9 @@ typedef struct b2_level_plan {
 	                          row peers' visited blocks travel first */
 	b2_msg_plan expand_out;   /* the own frontier, to the column peers */
 	b2_msg_plan *expand_in;   /* [R] from each column peer (device levels) */
-	b2_msg_plan *fold_out;    /* [C] to each row peer (device levels) */
-	b2_msg_plan *fold_in;     /* [C] from each row peer (device levels) */
 } b2_level_plan;
 
-/* Plans level c->lvl into *p (its arrays the caller's, R and C long) and
+/* Plans level c->lvl into *p (its array the caller's, R long) and
  * advances *st. Device levels fix every message here; message levels fix
  * the direction, the carrying and the visited exchange, and their sizes
  * come after the step (b2_plan_form). */

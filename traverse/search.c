@@ -58,8 +58,6 @@ int b2_search_init(b2_search *s, const b2_backend *be, void *bk, const b2_graph 
 	B2_TRY(b2_calloc(&s->use_bitmap, (size_t)g->C, sizeof *s->use_bitmap, "messages"));
 	B2_TRY(b2_calloc(&s->cnt, (size_t)g->C, sizeof *s->cnt, "counters"));
 	B2_TRY(b2_calloc(&s->plan.expand_in, (size_t)g->R, sizeof *s->plan.expand_in, "level plan"));
-	B2_TRY(b2_calloc(&s->plan.fold_out, (size_t)g->C, sizeof *s->plan.fold_out, "level plan"));
-	B2_TRY(b2_calloc(&s->plan.fold_in, (size_t)g->C, sizeof *s->plan.fold_in, "level plan"));
 	s->cap_levels = 64;
 	B2_TRY(b2_calloc(&s->fsize, (size_t)s->cap_levels, 8, "frontier sizes"));
 	B2_TRY(b2_calloc(&s->ldir, (size_t)s->cap_levels, 1, "level directions"));
@@ -202,28 +200,19 @@ static void fold_exchange(b2_search *s, int lvl)
 		return;
 	}
 	if (s->run.device_levels) {
+		/* bitmaps: a fold's sizes are known only after the step (plan.h) */
 		for (int c = 0; c < C; c++) {
-			const b2_msg_plan *o = &p->fold_out[c], *in = &p->fold_in[c];
-			/* none (c != me): no message, a list of nothing */
-			const int none = c != me && in->form == B2_FORM_NONE;
-			s->use_bitmap[c] = o->form == B2_FORM_BITMAP ? 1 : o->form == B2_FORM_LIST ? 0 : -1;
-			s->in[c] = (b2_msg){NULL, in->form == B2_FORM_LIST ? in->count : none ? 0 : -1,
-			                    in->form != B2_FORM_LIST && !none};
+			s->use_bitmap[c] = 1;
+			s->in[c] = (b2_msg){NULL, -1, 1};
 			if (c != me) {
-				count_msg(s, o->form);
+				count_msg(s, B2_FORM_BITMAP);
 				/* a carrying fold's bitmap is the sender's discovery set,
 				 * one block per rank of the row (transport.h) */
-				*bytes += msg_bytes(s, o->form == B2_FORM_BITMAP, o->count) *
-				          (o->form == B2_FORM_BITMAP && p->step.carrying == B2_CARRYING_ALL ? C : 1);
+				*bytes += msg_bytes(s, 1, -1) * (p->step.carrying == B2_CARRYING_ALL ? C : 1);
 			}
 		}
 		check(be->stage_in(s->bk, B2_DIR_FOLD, s->in, C, me));
 		check(be->fold_msgs(s->bk, s->use_bitmap, s->out));
-		for (int c = 0; c < C; c++)
-			if (c != me && p->fold_out[c].form == B2_FORM_LIST)
-				s->out[c] = (b2_msg){s->out[c].data, p->fold_out[c].count, 0};
-			else if (c != me && p->fold_out[c].form == B2_FORM_NONE)
-				s->out[c] = (b2_msg){NULL, 0, 0};
 		check(s->fold.ops->round(&s->fold, s->out, s->in));
 		return;
 	}
@@ -435,8 +424,6 @@ void b2_search_free(b2_search *s)
 	free(s->out);
 	free(s->in);
 	free(s->plan.expand_in);
-	free(s->plan.fold_out);
-	free(s->plan.fold_in);
 	free(s->use_bitmap);
 	free(s->cnt);
 	free(s->fsize);

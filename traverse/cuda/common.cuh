@@ -232,7 +232,7 @@ struct cu_graph {
 	uint32_t *rowidx;    /* [nnz] */
 	int64_t *tdeg;       /* [b] */
 	/* bottom-up: the local block row-major; nzrow marks the rows with local
-	 * edges (a grid of one row: the own rows with neighbours, no CSR) */
+	 * edges */
 	uint64_t *rowptr;
 	uint32_t *colidx, *nzrow;
 	uint64_t maxdeg;     /* the largest local column degree */
