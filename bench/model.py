@@ -113,8 +113,7 @@ def load(path):
         rp = f["rank_phase_time"][...]
         fs = f["frontier_size"][...].astype(float)
     # the grid the search ran as (a 1xC partition is searched as Cx1)
-    gs = a.get("grid_searched")
-    gs = gs.decode() if isinstance(gs, bytes) else gs
+    gs = sattr(a, "grid_searched")
     R, C = map(int, gs.split("x")) if gs else (int(a["grid_rows"]), int(a["grid_cols"]))
     P = R * C
     steps = (d >= 0).sum(axis=1).astype(float)
