@@ -39,7 +39,7 @@
 #                         row REPS (3) times alternating with BASE_BIN (another
 #                         build's bin/) when set, and with each GRID:RULE of
 #                         PERGPU_RULES_OFF (bfs-gpu --rule-off RULE on that
-#                         grid's rows, e.g. "1x4:own-rows 2x2:row-carries")
+#                         grid's rows, e.g. "1x4:row-as-column 2x2:row-carries")
 #                         and each GRID:OPTION=VALUE of PERGPU_OPTS (bfs-gpu
 #                         --OPTION VALUE on that grid's rows, e.g.
 #                         "1x4:alpha=20"), medians and ratios at the end

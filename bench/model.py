@@ -71,7 +71,7 @@ def nnls(A, y):
 # The model's terms, each fitted against the phase it explains (the mean
 # over ranks of /rank_phase_time, per search): (name, features, phases).
 PHASES = {
-    "local":   (("E_td", "E_bu", "E_bu_own", "steps", "D_td", "V_td"), (1,)),  # frontier expansion
+    "local":   (("E_td", "E_bu", "steps", "D_td", "V_td"), (1,)),  # frontier expansion
     "expand":  (("B_expand", "rounds_expand"), (0,)),     # expand exchange
     "fold":    (("B_fold", "rounds_fold", "rounds_2d"), (2, 3)),  # fold exchange + update
     "term":    (("steps_term", "steps_term_lg"), (4,)),   # termination test
@@ -122,10 +122,7 @@ def load(path):
     found[:, :-1] = fs[:, 1:]
     F = {
         "E_td": np.where(d == 0, ex, 0).sum(axis=1) / P,
-        # bottom-up on a grid of one row scans own rows through their own
-        # columns (plan.h, BOTTOM_UP_OWN_ROWS): another cost per edge
-        "E_bu": np.where(d == 1, ex, 0).sum(axis=1) / P * (not (R == 1 and C > 1)),
-        "E_bu_own": np.where(d == 1, ex, 0).sum(axis=1) / P * (R == 1 and C > 1),
+        "E_bu": np.where(d == 1, ex, 0).sum(axis=1) / P,
         "steps": steps,
         # a top-down step's work beyond its edges: the discoveries a rank
         # makes (its rows are N / R of the vertices) and the frontier
@@ -231,15 +228,14 @@ def profile(run):
 
 
 def bottom_up_growth(runs):
-    """k in E_bu(C) = E_bu(1) * (1 + k log2 C) on grids of R > 1 and C > 1:
-    the bottom-up edges examined per input edge grow with the ranks of a
-    grid row, each scanning its part of a row until it finds a parent (a
-    grid of one row scans each row once, through its own columns)."""
+    """k in E_bu(C) = E_bu(1) * (1 + k log2 C) on grids of C > 1: the
+    bottom-up edges examined per input edge grow with the ranks of a grid
+    row, each scanning its part of a row until it finds a parent."""
     def per_edge(r):
-        bu = (r["X"][:, FEATURES.index("E_bu")] + r["X"][:, FEATURES.index("E_bu_own")]) * r["P"]
+        bu = r["X"][:, FEATURES.index("E_bu")] * r["P"]
         return float(np.mean(bu / r["nedge"]))
     ones = [per_edge(r) for r in runs if r["P"] == 1]
-    pts = [(math.log2(r["C"]), per_edge(r) / np.mean(ones) - 1) for r in runs if r["C"] > 1 and r["R"] > 1]
+    pts = [(math.log2(r["C"]), per_edge(r) / np.mean(ones) - 1) for r in runs if r["C"] > 1]
     if not ones or not pts or np.mean(ones) == 0:
         return 0.0
     x, y = np.array([p[0] for p in pts]), np.array([p[1] for p in pts])
@@ -256,17 +252,19 @@ def extrapolate(prof, params, one, gpus_per_node, net_bw, net_lat, node_name, gr
     for P in (1, 2, 4, 16, 64, 256, 1024, 4096):
         lg = int(math.log2(P))
         R, C = 1 << (lg // 2), 1 << (lg - lg // 2)   # the paper's shapes: C = R or 2R
+        if R == 1 and C > 1:                         # searched as C x 1 (plan.h ROW_AS_COLUMN)
+            R, C = C, 1
         N = b * P
         t = {"local": 0.0, "expand": 0.0, "fold": 0.0, "visited": 0.0, "term": 0.0}
         bitmap = b / 8 + 4
         steps = 0.0
-        bu = loc["E_bu_own"] if R == 1 and C > 1 and loc["E_bu_own"] > 0 else loc["E_bu"]
+        bu = loc["E_bu"]
         for s in prof:
             ran = s["front"] > 0 or s["e_td"] + s["e_bu"] > 0
             steps += ran
             t["local"] += (loc["E_td"] * s["e_td"] * N / P + loc["D_td"] * s["found_td"] * N / R +
                            loc["V_td"] * s["front_td"] * N / C +
-                           bu * s["e_bu"] * N / P * (1 + growth * math.log2(C) * (R > 1)) +
+                           bu * s["e_bu"] * N / P * (1 + growth * math.log2(C)) +
                            loc["steps"] * ran)
             if P == 1 or not ran:
                 continue

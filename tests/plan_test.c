@@ -26,12 +26,10 @@ static b2_plan_grid grid(int R, int C, int i, int j, int bitmap, int direction)
 }
 
 /* the transports' capabilities of the common cases */
-static const b2_plan_caps MPI_CAPS = {.fold_carries = 1, .pred_local = 1};
+static const b2_plan_caps MPI_CAPS = {.fold_carries = 1};
 static const b2_plan_caps CPU_CAPS = {.fold_carries = 1};
-static const b2_plan_caps PULL_CAPS = {.device_levels = 1, .fold_carries = 1, .fold_in_place = 1,
-                                       .pred_local = 1};
-static const b2_plan_caps NCCL_NET_CAPS = {.device_levels = 1, .fold_carries = 1,
-                                           .expand_lists = 1, .fold_lists = 1, .pred_local = 1};
+static const b2_plan_caps PULL_CAPS = {.device_levels = 1, .fold_carries = 1, .fold_in_place = 1};
+static const b2_plan_caps NCCL_NET_CAPS = {.device_levels = 1, .fold_carries = 1, .expand_lists = 1};
 
 static void test_form(void)
 {
@@ -53,16 +51,15 @@ static void test_backend(void)
 		int R, C, bitmap, direction;
 		int bottom_up, degree, front, fold;
 		int64_t cap;
-		int own_rows, from_levels;
 	} t[] = {
-		{"1x1 auto", 1, 1, B2_BITMAP_AUTO, B2_DIRECTION_AUTO, 1, 1, 0, 0, 10, 0, 0},
-		{"2x1 auto", 2, 1, B2_BITMAP_AUTO, B2_DIRECTION_AUTO, 1, 1, 1, 0, 10, 0, 0},
-		{"1x2 auto (a row that may carry)", 1, 2, B2_BITMAP_AUTO, B2_DIRECTION_AUTO, 1, 1, 1, 1, 10, 1, 1},
-		{"1x2 top-down", 1, 2, B2_BITMAP_AUTO, B2_DIRECTION_TOP_DOWN, 0, 0, 0, 1, 10, 0, 0},
-		{"1x3 bottom-up", 1, 3, B2_BITMAP_AUTO, B2_DIRECTION_BOTTOM_UP, 1, 0, 0, 1, 10, 1, 0},
-		{"2x2 bitmap off", 2, 2, B2_BITMAP_OFF, B2_DIRECTION_AUTO, 1, 1, 0, 0, 320, 0, 0},
-		{"4x4 bitmap on", 4, 4, B2_BITMAP_ON, B2_DIRECTION_AUTO, 1, 1, 1, 1, 0, 0, 0},
-		{"2x2 auto (a row of two, R > 1)", 2, 2, B2_BITMAP_AUTO, B2_DIRECTION_AUTO, 1, 1, 1, 1, 10, 0, 0},
+		{"1x1 auto", 1, 1, B2_BITMAP_AUTO, B2_DIRECTION_AUTO, 1, 1, 0, 0, 10},
+		{"2x1 auto", 2, 1, B2_BITMAP_AUTO, B2_DIRECTION_AUTO, 1, 1, 1, 0, 10},
+		{"1x2 auto (a row that may carry)", 1, 2, B2_BITMAP_AUTO, B2_DIRECTION_AUTO, 1, 1, 1, 1, 10},
+		{"1x2 top-down", 1, 2, B2_BITMAP_AUTO, B2_DIRECTION_TOP_DOWN, 0, 0, 0, 1, 10},
+		{"1x3 bottom-up", 1, 3, B2_BITMAP_AUTO, B2_DIRECTION_BOTTOM_UP, 1, 0, 0, 1, 10},
+		{"2x2 bitmap off", 2, 2, B2_BITMAP_OFF, B2_DIRECTION_AUTO, 1, 1, 0, 0, 320},
+		{"4x4 bitmap on", 4, 4, B2_BITMAP_ON, B2_DIRECTION_AUTO, 1, 1, 1, 1, 0},
+		{"2x2 auto (a row of two, R > 1)", 2, 2, B2_BITMAP_AUTO, B2_DIRECTION_AUTO, 1, 1, 1, 1, 10},
 	};
 	for (size_t x = 0; x < sizeof t / sizeof t[0]; x++) {
 		b2_plan_grid g = grid(t[x].R, t[x].C, 0, 0, t[x].bitmap, t[x].direction);
@@ -80,10 +77,6 @@ static void test_backend(void)
 		EQ(name, o.pack_fold, t[x].fold);
 		snprintf(name, sizeof name, "backend %s: fold_cap", t[x].name);
 		EQ(name, o.fold_cap, t[x].cap);
-		snprintf(name, sizeof name, "backend %s: bottom-up on own rows", t[x].name);
-		EQ(name, o.own_rows, t[x].own_rows);
-		snprintf(name, sizeof name, "backend %s: predecessors may come from the levels", t[x].name);
-		EQ(name, o.preds_from_levels, t[x].from_levels);
 	}
 }
 
@@ -95,7 +88,7 @@ static void test_run(void)
 		const b2_plan_caps *caps;
 		int carry, preds, dl, row_reads_visited, row_peer;
 	} t[] = {
-		{"1x2 mpi", 1, 2, B2_DIRECTION_AUTO, &MPI_CAPS, B2_CARRY_EVERY, B2_PREDS_LOCAL, 0, 0, 1},
+		{"1x2 mpi", 1, 2, B2_DIRECTION_AUTO, &MPI_CAPS, B2_CARRY_EVERY, B2_PREDS_ANSWERS, 0, 0, 1},
 		{"1x2 cpu", 1, 2, B2_DIRECTION_AUTO, &CPU_CAPS, B2_CARRY_EVERY, B2_PREDS_ANSWERS, 0, 0, 1},
 		{"2x2 mpi", 2, 2, B2_DIRECTION_AUTO, &MPI_CAPS, B2_CARRY_EVERY, B2_PREDS_ANSWERS, 0, 0, 1},
 		{"1x2 mpi top-down", 1, 2, B2_DIRECTION_TOP_DOWN, &MPI_CAPS, B2_CARRY_NONE, B2_PREDS_EXCHANGE, 0, 0, -1},
@@ -142,8 +135,8 @@ static void directions(const b2_plan_grid *g, const b2_run_plan *r, int n, const
                        const int64_t *deg, int *dir, int *carrying, int *visited)
 {
 	b2_plan_state st;
-	b2_msg_plan ein[4], fout[4], fin[4];
-	b2_level_plan p = {.expand_in = ein, .fold_out = fout, .fold_in = fin};
+	b2_msg_plan ein[4];
+	b2_level_plan p = {.expand_in = ein};
 	static const int64_t none[3 * 16];
 	memset(&st, 0, sizeof st);
 	for (int l = 0; l < n; l++) {
@@ -203,12 +196,12 @@ static void test_direction(void)
 		snprintf(name, sizeof name, "1x2 mpi level %d: no visited exchange", l + 1);
 		EQ(name, vis[l], 0);
 	}
-	/* 1x2 pull: bottom-up levels carry the own block alone; the first
+	/* 1x2 pull: bottom-up levels carry the whole set; the first
 	 * bottom-up level after a top-down one exchanges, the next does not */
 	r = b2_plan_run(&g, &PULL_CAPS);
 	directions(&g, &r, 6, front, deg, dir, car, vis);
 	EQ("1x2 pull level 1 (top-down): carries nothing", car[0], B2_CARRYING_NONE);
-	EQ("1x2 pull level 2 (bottom-up): carries the own block", car[1], B2_CARRYING_OWN);
+	EQ("1x2 pull level 2 (bottom-up): carries all", car[1], B2_CARRYING_ALL);
 	EQ("1x2 pull level 2: visited exchange", vis[1], 1);
 	EQ("1x2 pull level 3 (bottom-up again): no visited exchange", vis[2], 0);
 	EQ("1x2 pull level 4 (top-down): carries nothing", car[3], B2_CARRYING_NONE);
@@ -233,22 +226,20 @@ static void after_bottom_up(const b2_plan_grid *g, const b2_run_plan *r, b2_plan
 
 static void test_device_messages(void)
 {
-	b2_msg_plan ein[4], fout[4], fin[4];
-	b2_level_plan p = {.expand_in = ein, .fold_out = fout, .fold_in = fin};
+	b2_msg_plan ein[4];
+	b2_level_plan p = {.expand_in = ein};
 	b2_plan_state st;
 	/* 2x2, rank (0, 1) = MPI rank 1; root on rank 3 = (1, 1), its column
 	 * peer: a bitmap of 1 vertex from grid row 1, nothing from itself */
 	b2_plan_grid g = grid(2, 2, 0, 1, B2_BITMAP_AUTO, B2_DIRECTION_AUTO);
 	b2_run_plan r = b2_plan_run(&g, &PULL_CAPS);
-	b2_plan_counts c = {.lvl = 1, .own_front = 0, .front = 1, .root_rank = 3, .root_degree = 4};
+	b2_plan_counts c = {.lvl = 1, .own_front = 0, .front = 1, .root_rank = 3};
 	memset(&st, 0, sizeof st);
 	b2_plan_level(&g, &r, &st, &c, &p);
 	EQ("2x2 pull level 1: from row 1, a bitmap", ein[1].form, B2_FORM_BITMAP);
 	EQ("2x2 pull level 1: from row 1, 1 vertex", ein[1].count, 1);
 	EQ("2x2 pull level 1: from itself, nothing", ein[0].form, B2_FORM_NONE);
 	EQ("2x2 pull level 1: own frontier, a bitmap of 0", p.expand_out.count, 0);
-	EQ("2x2 pull level 1: fold to column 0, a bitmap", fout[0].form, B2_FORM_BITMAP);
-	EQ("2x2 pull level 1: fold from column 0, a bitmap of unknown size", fin[0].count, -1);
 	/* later levels: the column peers' sizes from the termination test
 	 * (rank p's frontier at [3p]) */
 	const int64_t stats[12] = {0, 0, 0, 7, 0, 0, 0, 0, 0, 12, 0, 0};
@@ -257,42 +248,19 @@ static void test_device_messages(void)
 	EQ("2x2 pull level 2: own frontier (rank 1) 7", p.expand_out.count, 7);
 	EQ("2x2 pull level 2: from row 1 (rank 3) 12", ein[1].count, 12);
 
-	/* over NCCL's network, 1x2, rank j = 0, b = 320 (10 bitmap words):
-	 * level 1 the root (rank 1) has degree 4: rank 1 sends at most 4 + 1
-	 * words, a list; rank 0 at most its count word, a list of 1 */
+	/* over NCCL's network, 1x2, rank j = 0: the fold's sizes are known
+	 * only after the step, so its messages are bitmaps of unknown size,
+	 * none from itself */
 	g = grid(1, 2, 0, 0, B2_BITMAP_AUTO, B2_DIRECTION_AUTO);
 	r = b2_plan_run(&g, &NCCL_NET_CAPS);
 	memset(&st, 0, sizeof st);
-	c = (b2_plan_counts){.lvl = 1, .front = 1, .root_rank = 1, .root_degree = 4};
+	c = (b2_plan_counts){.lvl = 1, .front = 1, .root_rank = 1};
 	b2_plan_level(&g, &r, &st, &c, &p);
-	EQ("1x2 nccl net level 1: fold out, a list", fout[1].form, B2_FORM_LIST);
-	EQ("1x2 nccl net level 1: fold out, bound 1", fout[1].count, 1);
-	EQ("1x2 nccl net level 1: fold from 1, a list", fin[1].form, B2_FORM_LIST);
-	EQ("1x2 nccl net level 1: fold from 1, bound 5", fin[1].count, 5);
 	EQ("1x2 nccl net level 1: no expand", p.expand_out.form, B2_FORM_NONE);
-	/* level 2, top-down after top-down: degree sums 3 (rank 0), 20 (rank 1) */
 	const int64_t stats2[6] = {2, 3, 0, 5, 20, 0};
-	c = (b2_plan_counts){.lvl = 2, .front = 7, .degree = 23, .per_rank = stats2};
-	b2_plan_level(&g, &r, &st, &c, &p);
-	EQ("1x2 nccl net level 2: fold out, a list of bound 4", fout[1].count, 4);
-	EQ("1x2 nccl net level 2: fold from 1, bound 21 >= 10 words: a bitmap", fin[1].form,
-	   B2_FORM_BITMAP);
-	/* the same but the step before was bottom-up: no bound */
-	const int64_t f3[3] = {1, 5, 300}, d3[3] = {0, 2000, 0};
-	int dir[3], car[3], vis[3];
-	directions(&g, &r, 3, f3, d3, dir, car, vis);
-	EQ("1x2 nccl net: level 2 bottom-up", dir[1], B2_BOTTOM_UP);
-	(void)car; (void)vis;
 	after_bottom_up(&g, &r, &st, stats2, &p);
 	EQ("1x2 nccl net level after bottom-up: bottom-up", p.step.dir, B2_BOTTOM_UP);
-	EQ("1x2 nccl net level after bottom-up: fold from 1, a bitmap", fin[1].form, B2_FORM_BITMAP);
-	EQ("1x2 nccl net level after bottom-up: own block carried", p.step.carrying, B2_CARRYING_OWN);
-	/* --direction top-down: no degree sums, so no bound after level 1 */
-	g.direction = B2_DIRECTION_TOP_DOWN;
-	memset(&st, 0, sizeof st);
-	c = (b2_plan_counts){.lvl = 2, .front = 7, .degree = 0, .per_rank = stats2};
-	b2_plan_level(&g, &r, &st, &c, &p);
-	EQ("1x2 nccl net top-down level 2: fold from 1, a bitmap", fin[1].form, B2_FORM_BITMAP);
+	EQ("1x2 nccl net level after bottom-up: the whole set carried", p.step.carrying, B2_CARRYING_ALL);
 	/* expand lists: 2x1 over the network, a frontier of 3 < 10 words */
 	g = grid(2, 1, 1, 0, B2_BITMAP_AUTO, B2_DIRECTION_AUTO);
 	r = b2_plan_run(&g, &NCCL_NET_CAPS);
@@ -304,41 +272,27 @@ static void test_device_messages(void)
 	EQ("2x1 nccl net: from row 0, 3 entries", ein[0].count, 3);
 	EQ("2x1 nccl net: own frontier of 30, a bitmap", p.expand_out.form, B2_FORM_BITMAP);
 
-	/* 1x4 pull, rank j = 2: a bottom-up step on own rows finds nothing in
-	 * the peers' blocks, and the fold carries nothing: no messages */
+	/* 1x4 pull (searched as a row), rank j = 2: a bottom-up step scans
+	 * every row, so the peers' finds fold in as bitmaps; no carrying on a
+	 * row of four */
 	g = grid(1, 4, 0, 2, B2_BITMAP_AUTO, B2_DIRECTION_AUTO);
 	r = b2_plan_run(&g, &PULL_CAPS);
 	const int64_t stats4[12] = {0};
 	after_bottom_up(&g, &r, &st, stats4, &p);
 	EQ("1x4 pull bottom-up: bottom-up", p.step.dir, B2_BOTTOM_UP);
 	EQ("1x4 pull bottom-up: carries nothing", p.step.carrying, B2_CARRYING_NONE);
-	for (int q = 0; q < 4; q++) {
-		char name[96];
-		snprintf(name, sizeof name, "1x4 pull bottom-up: no fold from column %d", q);
-		EQ(name, fin[q].form, B2_FORM_NONE);
-		snprintf(name, sizeof name, "1x4 pull bottom-up: no fold to column %d", q);
-		EQ(name, fout[q].form, B2_FORM_NONE);
-	}
-	/* own rows off: every row scanned, so the peers' finds fold in */
-	g = grid(1, 4, 0, 2, B2_BITMAP_AUTO, B2_DIRECTION_AUTO);
-	g.rules_off = B2_RULE_OWN_ROWS;
-	r = b2_plan_run(&g, &PULL_CAPS);
-	after_bottom_up(&g, &r, &st, stats4, &p);
-	EQ("1x4 pull own-rows off, bottom-up: fold from column 0, a bitmap", fin[0].form, B2_FORM_BITMAP);
-	EQ("1x4 pull own-rows off, bottom-up: fold to column 3, a bitmap", fout[3].form, B2_FORM_BITMAP);
 	/* a top-down step finds any row: bitmaps */
 	g = grid(1, 4, 0, 2, B2_BITMAP_AUTO, B2_DIRECTION_TOP_DOWN);
 	r = b2_plan_run(&g, &PULL_CAPS);
 	memset(&st, 0, sizeof st);
 	c = (b2_plan_counts){.lvl = 2, .front = 7, .degree = 9, .per_rank = stats4};
 	b2_plan_level(&g, &r, &st, &c, &p);
-	EQ("1x4 pull top-down: fold from column 1, a bitmap", fin[1].form, B2_FORM_BITMAP);
 }
 
 static void test_message_levels(void)
 {
-	b2_msg_plan ein[4], fout[4], fin[4];
-	b2_level_plan p = {.expand_in = ein, .fold_out = fout, .fold_in = fin};
+	b2_msg_plan ein[4];
+	b2_level_plan p = {.expand_in = ein};
 	b2_plan_state st;
 	memset(&st, 0, sizeof st);
 	b2_plan_grid g = grid(4, 4, 2, 3, B2_BITMAP_AUTO, B2_DIRECTION_AUTO);
@@ -376,22 +330,20 @@ static b2_bkopts backend_of(const b2_plan_grid *g)
 static void test_rules_off(void)
 {
 	char name[128];
-	EQ("rule names: own-rows", b2_rule_bit("own-rows"), B2_RULE_OWN_ROWS);
-	EQ("rule names: fold-bound", b2_rule_bit("fold-bound"), B2_RULE_FOLD_BOUND);
-	EQ("rule names: none of that name", b2_rule_bit("own_rows"), 0);
+	EQ("rule names: row-carries", b2_rule_bit("row-carries"), B2_RULE_ROW_CARRIES);
+	EQ("rule names: front-lists", b2_rule_bit("front-lists"), B2_RULE_FRONT_LISTS);
+	EQ("rule names: none of that name", b2_rule_bit("front_lists"), 0);
+	EQ("rule names: own-rows is gone", b2_rule_bit("own-rows"), 0);
 	for (int x = 0; x < B2_NRULES; x++) {
 		snprintf(name, sizeof name, "rule names: %s round trip", b2_rule_names[x]);
 		EQ(name, b2_rule_bit(b2_rule_names[x]), 1 << x);
 	}
 	b2_bkopts o;
-	/* 1x2 without ROW_CARRIES_EVERY_LEVEL: no carrying, so no predecessors
-	 * from the levels; the row peers read the visited block; no own
-	 * frontier bitmap (R = 1: no expand) */
+	/* 1x2 without ROW_CARRIES_EVERY_LEVEL: no carrying; the row peers read
+	 * the visited block; no own frontier bitmap (R = 1: no expand) */
 	b2_plan_grid g = without(1, 2, 0, B2_RULE_ROW_CARRIES);
 	o = backend_of(&g);
 	EQ("1x2 row-carries off: backend, own frontier not packed", o.pack_front, 0);
-	EQ("1x2 row-carries off: backend, no predecessors from the levels", o.preds_from_levels, 0);
-	EQ("1x2 row-carries off: backend, bottom-up on own rows still", o.own_rows, 1);
 	b2_run_plan r = b2_plan_run(&g, &MPI_CAPS);
 	EQ("1x2 row-carries off: mpi carries nothing", r.carry, B2_CARRY_NONE);
 	EQ("1x2 row-carries off: mpi predecessors by exchange", r.preds, B2_PREDS_EXCHANGE);
@@ -411,57 +363,14 @@ static void test_rules_off(void)
 	EQ("2x2 row-carries off: level 2 bottom-up", dir[1], B2_BOTTOM_UP);
 	EQ("2x2 row-carries off: level 2 carries nothing", car[1], B2_CARRYING_NONE);
 	EQ("2x2 row-carries off: level 3 (bottom-up again) visited exchange", vis[2], 1);
-	/* 1x2 mpi without PREDS_FROM_LEVELS, or without BOTTOM_UP_OWN_ROWS
-	 * (which it rests on): carrying still, the answers-only exchange */
-	static const int pfl[2] = {B2_RULE_PREDS_FROM_LEVELS, B2_RULE_OWN_ROWS};
-	for (int x = 0; x < 2; x++) {
-		g = without(1, 2, 0, pfl[x]);
-		o = backend_of(&g);
-		r = b2_plan_run(&g, &MPI_CAPS);
-		snprintf(name, sizeof name, "1x2 %s off: backend, no predecessors from the levels",
-		         b2_rule_names[x ? 2 : 1]);
-		EQ(name, o.preds_from_levels, 0);
-		snprintf(name, sizeof name, "1x2 %s off: mpi carries every level", b2_rule_names[x ? 2 : 1]);
-		EQ(name, r.carry, B2_CARRY_EVERY);
-		snprintf(name, sizeof name, "1x2 %s off: mpi predecessors as answers", b2_rule_names[x ? 2 : 1]);
-		EQ(name, r.preds, B2_PREDS_ANSWERS);
-	}
-	/* 1x4 without BOTTOM_UP_OWN_ROWS: the general bottom-up */
-	g = without(1, 4, 0, B2_RULE_OWN_ROWS);
-	o = backend_of(&g);
-	EQ("1x4 own-rows off: backend, bottom-up on every row", o.own_rows, 0);
-	/* 1x2 pull bottom-up levels: the own block carried, unless either
-	 * CARRY_OWN_BLOCK or BOTTOM_UP_OWN_ROWS (what it rests on) is off */
-	static const int offs[3] = {0, B2_RULE_CARRY_OWN_BLOCK, B2_RULE_OWN_ROWS};
-	static const int want[3] = {B2_CARRYING_OWN, B2_CARRYING_ALL, B2_CARRYING_ALL};
-	for (int x = 0; x < 3; x++) {
-		g = without(1, 2, 1, offs[x]);
-		r = b2_plan_run(&g, &PULL_CAPS);
-		directions(&g, &r, 3, front, deg, dir, car, vis);
-		snprintf(name, sizeof name, "1x2 pull rules off %d: level 2 carries", offs[x]);
-		EQ(name, car[1], want[x]);
-	}
-	/* 1x2 over NCCL's network without FOLD_BOUND: level 1's fold is a
-	 * bitmap of unknown size, not a list bounded by the root's degree */
-	b2_msg_plan ein[4], fout[4], fin[4];
-	b2_level_plan p = {.expand_in = ein, .fold_out = fout, .fold_in = fin};
-	b2_plan_state st;
-	g = without(1, 2, 0, B2_RULE_FOLD_BOUND);
-	r = b2_plan_run(&g, &NCCL_NET_CAPS);
-	memset(&st, 0, sizeof st);
-	b2_plan_counts c = {.lvl = 1, .front = 1, .root_rank = 1, .root_degree = 4};
-	b2_plan_level(&g, &r, &st, &c, &p);
-	EQ("1x2 nccl net fold-bound off: fold out, a bitmap", fout[1].form, B2_FORM_BITMAP);
-	EQ("1x2 nccl net fold-bound off: fold from 1, a bitmap", fin[1].form, B2_FORM_BITMAP);
-	EQ("1x2 nccl net fold-bound off: fold from 1, size unknown", fin[1].count, -1);
 }
 
 /* FRONT_LISTS: b = 2048 (64 bitmap words): a frontier of fewer than
  * 64 / 16 = 4 vertices goes as the list its owner's update wrote */
 static void test_front_lists(void)
 {
-	b2_msg_plan ein[4], fout[4], fin[4];
-	b2_level_plan p = {.expand_in = ein, .fold_out = fout, .fold_in = fin};
+	b2_msg_plan ein[4];
+	b2_level_plan p = {.expand_in = ein};
 	b2_plan_state st;
 	b2_plan_grid g = grid(2, 2, 1, 0, B2_BITMAP_AUTO, B2_DIRECTION_AUTO);
 	g.b = 2048;
@@ -484,9 +393,8 @@ static void test_front_lists(void)
 	b2_plan_level(&g, &r, &st, &c, &p);
 	EQ("2x2 pull lists: 4 from row 0, a bitmap", ein[0].form, B2_FORM_BITMAP);
 	EQ("2x2 pull lists: own frontier of 2, a list", p.expand_out.form, B2_FORM_LIST);
-	EQ("2x2 pull lists: fold stays a bitmap", fin[1].form, B2_FORM_BITMAP);
 	/* level 1: the root's rank's list of one */
-	c = (b2_plan_counts){.lvl = 1, .front = 1, .root_rank = 0, .root_degree = 3};
+	c = (b2_plan_counts){.lvl = 1, .front = 1, .root_rank = 0};
 	memset(&st, 0, sizeof st);
 	b2_plan_level(&g, &r, &st, &c, &p);
 	EQ("2x2 pull lists level 1: the root from row 0, a list of 1", ein[0].form, B2_FORM_LIST);

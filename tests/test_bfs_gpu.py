@@ -175,7 +175,7 @@ def rules_off(R, C):
     # a grid of one row is searched as one column (row-as-column); its
     # other rules apply with that one off
     row = ["row-as-column"] if R == 1 else []
-    return ([["all"]] + ([row, row + ["own-rows"], row + ["carry-own-block"]] if R == 1 else [["front-lists"]]) +
+    return ([["all"]] + ([row] if R == 1 else [["front-lists"]]) +
             ([row + ["row-carries"]] if C == 2 else []))
 
 def same(tag, a, b):

@@ -31,10 +31,6 @@ extern "C" {
 /* Provisional predecessor of an owned vertex found in the fold: the sender's
  * grid column with this bit set (local columns are < 2^31, main.c checks). */
 #define B2_PRED_REMOTE 0x80000000u
-/* An owned vertex whose global predecessor pred_local found. */
-#define B2_PRED_RESOLVED 0xFFFFFFFFu
-/* Rows pred_local looks at per vertex first (CUDA: one thread a vertex). */
-#define B2_PRED_SCAN 8
 
 /* One message: `count` vertices, as a list of `count` words, or as a bitmap
  * of b bits (bmp_words(b) words) followed by one word holding `count`. */
@@ -95,9 +91,8 @@ typedef struct b2_level_stats {
 enum { B2_TOP_DOWN = 0, B2_BOTTOM_UP = 1 };
 
 /* b2_step.carrying: what this level's fold carries of the visited state
- * (plan.h decides): nothing, the sender's whole discovery set, or (device
- * levels, a grid of one row, bottom-up) only its own block. */
-enum { B2_CARRYING_NONE = 0, B2_CARRYING_ALL = 1, B2_CARRYING_OWN = 2 };
+ * (plan.h decides): nothing, or the sender's whole discovery set. */
+enum { B2_CARRYING_NONE = 0, B2_CARRYING_ALL = 1 };
 
 /* One level's local work as the level plan (plan.h) fixed it: the backend
  * follows it and decides none of it again. */
@@ -116,10 +111,6 @@ typedef struct b2_bkopts {
 	int pack_fold;        /* also build the outgoing fold lists as bitmaps */
 	int64_t fold_cap;     /* fold lists are written up to this many entries
 	                         (b: all; b/32 under --bitmap auto; 0 under on) */
-	int own_rows;         /* bottom-up steps look only at own rows, each through its
-	                         own column (plan.h BOTTOM_UP_OWN_ROWS) */
-	int preds_from_levels; /* the predecessors may come from the levels (plan.h
-	                         PREDS_FROM_LEVELS): keep what that needs */
 	int device;           /* CUDA device ordinal */
 	int trace;            /* --trace: the predecessor phases' times on stderr */
 } b2_bkopts;
@@ -151,7 +142,6 @@ enum {
 	B2_PREDS_IN_PLACE,  /* the backend reads the row peers' records in place */
 	B2_PREDS_EXCHANGE,  /* requests, then answers, along the row */
 	B2_PREDS_ANSWERS,   /* every fold carried: the answers only */
-	B2_PREDS_LOCAL,     /* from the levels, with no exchange (pred_local) */
 };
 
 /* The run as the plan and the transports fixed it (configure). */
@@ -180,21 +170,6 @@ typedef struct b2_device_ops {
 	int (*peers)(void *bk, int dir, int n, int me, const b2_regions *peer);
 	/* Bottom-up: the row peers' visited blocks read where they lie. */
 	int (*visited_in_place)(void *bk);
-	/* B2_PREDS_LOCAL: resolves every one of the fold's vertices with no
-	 * exchange on a 1x2 grid whose every fold carried the visited state;
-	 * pred_resolve then keeps what this wrote (B2_PRED_RESOLVED). The row
-	 * peer found such a vertex x of level L from a neighbour of level L - 1
-	 * in its block; the own column of x lists all of x's neighbours (R = 1,
-	 * the graph undirected), and the level of every row of the peer's block
-	 * is known here (carried with it, or found here from an own column one
-	 * level up), so a neighbour in the peer's block visited before level L
-	 * is a valid predecessor (any such is a BFS parent, not necessarily the
-	 * peer's choice). The CUDA backend looks at the first B2_PRED_SCAN peer
-	 * rows of every such column, one thread a vertex, and scans what is
-	 * left a warp per chunk of its column, level by level on a second
-	 * stream while the next levels run; pred_local only waits for that
-	 * work. NULL: the backend cannot. */
-	int (*pred_local)(void *bk);
 	/* Device levels: the last search's nlev levels, each one's busy time
 	 * busy[l] (on the host, from its start to update's return) split into
 	 * the phases expand exchange, expansion, fold exchange, update
@@ -246,20 +221,17 @@ typedef struct b2_backend {
 	 * (cnt and *examined come with the update) and nothing waits. */
 	int (*expand)(void *bk, const b2_step *st, int64_t *cnt, int64_t *examined);
 	/* Outgoing fold messages for every c != j (use_bitmap[c] picks the
-	 * form; below 0 on device levels: the plan's none, which the caller
-	 * sends as nothing), and, unless use_bitmap[j] < 0, out[j]: the step's
-	 * discoveries of the own block, which the fold carries. With device levels:
-	 * bitmaps of count -1, or where use_bitmap[c] is 0 a list of a count
-	 * word and the entries (plan.h's FOLD_BOUND); a carrying fold's
-	 * message is the sender's whole discovery set, or its own block alone
-	 * (B2_CARRYING_OWN). */
+	 * form), and, unless use_bitmap[j] < 0, out[j]: the step's discoveries
+	 * of the own block, which the fold carries. With device levels:
+	 * bitmaps of count -1 (use_bitmap is the plan's, all bitmaps); a
+	 * carrying fold's message is the sender's whole discovery set. */
 	int (*fold_msgs)(void *bk, const int *use_bitmap, b2_msg *out);
 	/* Marks the rows of row peer c's block that m (as the fold's transport
 	 * delivered it, or a host list of the root) names visited: what c
 	 * carried with its fold message at level lvl (0: the root); and
 	 * remembers them as c's own finds (carried rows, reset by begin), for
-	 * the answers without requests, and for pred_local their level. */
-	int (*carry_in)(void *bk, const b2_msg *m, int c, int lvl);
+	 * the answers without requests. */
+	int (*carry_in)(void *bk, const b2_msg *m, int c);
 	/* Frontier update over the staged fold messages; st->front = new
 	 * frontier size, st->degree = the sum of its tuple degrees (the
 	 * direction rule's edge count; may be left 0 when the step was

@@ -492,10 +492,9 @@ static int cpu_fold_msgs(void *p, const int *use_bitmap, b2_msg *out)
 	return 0;
 }
 
-static int cpu_carry_in(void *p, const b2_msg *m, int c, int lvl)
+static int cpu_carry_in(void *p, const b2_msg *m, int c)
 {
 	cpu_bk *k = p;
-	(void)lvl; /* for pred_local, which this backend leaves to the exchange */
 	const int64_t at = (int64_t)c * k->b;
 	/* visited, and the owner's own find: no answer is due for it
 	 * (cpu_pred_answers without requests) */
@@ -646,7 +645,7 @@ static int cpu_degree_sum(void *p, int64_t *sum)
 static int cpu_configure(void *p, const b2_bkrun *run)
 {
 	cpu_bk *k = p;
-	if (run->device_levels || run->preds == B2_PREDS_IN_PLACE || run->preds == B2_PREDS_LOCAL)
+	if (run->device_levels || run->preds == B2_PREDS_IN_PLACE)
 		return b2_err(B2_EFAIL, "internal: the CPU backend has no device levels");
 	k->preds = run->preds;
 	return 0;

@@ -75,7 +75,6 @@ static const char help[] =
 	"                           each rank a host of its own). Slow: never for timing\n"
 	"      --rule-off RULE      for measuring: the level plan without one of its special\n"
 	"                           rules (traverse/plan.h; repeatable, or all): row-carries,\n"
-	"                           preds-from-levels, own-rows, carry-own-block, fold-bound,\n"
 	"                           front-lists, row-as-column (a 1xC grid searched as\n"
 	"                           Cx1). The levels stay the same; recorded as\n"
 	"                           rules_off\n"

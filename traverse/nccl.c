@@ -113,7 +113,7 @@ static int nccl_open(b2_link *l, int *ok)
 	*ok = 0;
 	{
 		/* over NCCL's network, bytes cost: device levels' messages of a
-		 * known size or bound go as lists where smaller (plan.h; on
+		 * known size go as lists where smaller (plan.h; on
 		 * NVLink only the lists the updates wrote, FRONT_LISTS). So it is
 		 * where the ranks are on different nodes, where NCCL has nothing
 		 * else (its P2P and SHM disabled), and under --test-shared-gpus
@@ -154,8 +154,7 @@ static int nccl_round(b2_link *l, const b2_msg *out, const b2_msg *expect)
 	int error = 0, group = 0;
 	nccl_link *m = l->impl;
 	const int64_t bw = b2_bmp_words(l->b), slotw = m->own.slotw;
-	const int own = l->carrying == B2_CARRYING_OWN;
-	const int64_t dw = own ? bw + 1 : l->carrying ? 2 * (bw + 1) : bw; /* device levels */
+	const int64_t dw = l->carrying ? 2 * (bw + 1) : bw; /* device levels */
 	cudaStream_t st = (cudaStream_t)m->own.stream;
 	if (!expect)
 		B2_TRY(b2_link_headers(l, out, m->own.slot[l->dir], slotw));
@@ -166,8 +165,6 @@ static int nccl_round(b2_link *l, const b2_msg *out, const b2_msg *expect)
 			continue;
 		int64_t sw, rw;
 		uint32_t *slot = m->own.slot[l->dir] + (size_t)p * (size_t)slotw;
-		if (expect && own) /* where p's block lies in the whole set */
-			slot += (size_t)p * (size_t)(bw + 1);
 		if (expect) { /* a bitmap, or a list of the size the plan gave */
 			sw = out[p].count ? (out[p].bitmap ? dw : out[p].count) : 0;
 			rw = expect[p].count ? (expect[p].bitmap ? dw : expect[p].count) : 0;

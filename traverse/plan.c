@@ -4,8 +4,7 @@
 #include "plan.h"
 
 const char *const b2_rule_names[B2_NRULES] = {
-	"row-carries", "preds-from-levels", "own-rows", "carry-own-block", "fold-bound",
-	"front-lists", "row-as-column",
+	"row-carries", "front-lists", "row-as-column",
 };
 
 int b2_rule_bit(const char *name)
@@ -30,21 +29,6 @@ static int row_may_carry(const b2_plan_grid *g)
 	       rule(g, B2_RULE_ROW_CARRIES);
 }
 
-/* BOTTOM_UP_OWN_ROWS' grids: one row, bottom-up levels */
-static int own_rows(const b2_plan_grid *g)
-{
-	return g->direction != B2_DIRECTION_TOP_DOWN && g->R == 1 && g->C > 1 &&
-	       rule(g, B2_RULE_OWN_ROWS);
-}
-
-/* PREDS_FROM_LEVELS' grids: a row of two that carries, where a bottom-up
- * step finds only own rows (BOTTOM_UP_OWN_ROWS), so that a vertex the fold
- * brought has its parent among the levels of the peer's block. */
-static int preds_from_levels(const b2_plan_grid *g)
-{
-	return row_may_carry(g) && own_rows(g) && rule(g, B2_RULE_PREDS_FROM_LEVELS);
-}
-
 int b2_plan_as_column(int R, int C, int rules_off)
 {
 	return R == 1 && C > 1 && !(rules_off & B2_RULE_ROW_AS_COLUMN);
@@ -64,16 +48,11 @@ void b2_plan_backend(const b2_plan_grid *g, b2_bkopts *o)
 	 * bitmaps (on) */
 	o->fold_cap = g->bitmap_mode == B2_BITMAP_ON ? 0
 	            : g->bitmap_mode == B2_BITMAP_AUTO ? g->b / 32 : g->b;
-	o->own_rows = own_rows(g);
-	o->preds_from_levels = preds_from_levels(g);
 }
 
 b2_run_plan b2_plan_run(const b2_plan_grid *g, const b2_plan_caps *caps)
 {
-	b2_run_plan r = {.fold_exchange = g->C > 1,
-	                 .device_levels = caps->device_levels,
-	                 .fold_lists = caps->device_levels && caps->fold_lists ? B2_LISTS_ANY
-	                                                                       : B2_LISTS_NONE};
+	b2_run_plan r = {.fold_exchange = g->C > 1, .device_levels = caps->device_levels};
 	r.front_lists = caps->device_levels && g->R > 1 && g->bitmap_mode != B2_BITMAP_ON &&
 	                rule(g, B2_RULE_FRONT_LISTS);
 	r.expand_lists = !caps->device_levels ? B2_LISTS_NONE
@@ -87,9 +66,7 @@ b2_run_plan b2_plan_run(const b2_plan_grid *g, const b2_plan_caps *caps)
 	r.row_reads_visited = g->direction != B2_DIRECTION_TOP_DOWN && g->C > 1 &&
 	                      r.carry != B2_CARRY_EVERY;
 	r.row_peer = r.carry ? 1 - g->j : -1; /* row_may_carry: C == 2 */
-	if (r.carry == B2_CARRY_EVERY && caps->pred_local && preds_from_levels(g))
-		r.preds = B2_PREDS_LOCAL;
-	else if (g->C == 1)
+	if (g->C == 1)
 		r.preds = B2_PREDS_NONE;
 	else if (caps->fold_in_place)
 		r.preds = B2_PREDS_IN_PLACE;
@@ -163,25 +140,8 @@ static int64_t front_of(const b2_plan_counts *c, int p)
 	return c->lvl == 1 ? p == c->root_rank : c->per_rank[3 * p];
 }
 
-/* FOLD_BOUND: in words with the count word, what row peer `col` of a grid
- * of one row sends at most after a top-down step; -1: no bound. The step's
- * frontier's degree sum is known after a top-down step that summed it
- * (--direction auto), or the root's at the first level. */
-static int64_t fold_bound(const b2_plan_grid *g, const b2_plan_state *st, const b2_plan_counts *c,
-                          const b2_level_plan *p, int col)
-{
-	if (g->R != 1 || p->step.dir != B2_TOP_DOWN || p->step.carrying || !rule(g, B2_RULE_FOLD_BOUND))
-		return -1;
-	if (c->lvl == 1)
-		return (col == c->root_rank ? c->root_degree : 0) + 1;
-	if (g->direction != B2_DIRECTION_AUTO || st->prev_dir != B2_TOP_DOWN)
-		return -1;
-	return c->per_rank[3 * col + 1] + 1;
-}
-
-static void plan_device_messages(const b2_plan_grid *g, const b2_run_plan *run,
-                                 const b2_plan_state *st, const b2_plan_counts *c,
-                                 b2_level_plan *p)
+static void plan_device_expand(const b2_plan_grid *g, const b2_run_plan *run,
+                                 const b2_plan_counts *c, b2_level_plan *p)
 {
 	for (int q = 0; q < g->R; q++) {
 		const int64_t n = front_of(c, q * g->C + g->j);
@@ -189,25 +149,6 @@ static void plan_device_messages(const b2_plan_grid *g, const b2_run_plan *run,
 		p->expand_in[q] = (b2_msg_plan){q == g->i ? B2_FORM_NONE : list ? B2_FORM_LIST : B2_FORM_BITMAP, n};
 		if (q == g->i && g->R > 1)
 			p->expand_out = (b2_msg_plan){list ? B2_FORM_LIST : B2_FORM_BITMAP, n};
-	}
-	if (g->C == 1)
-		return;
-	/* BOTTOM_UP_OWN_ROWS: a bottom-up step finds no peer's rows, so a fold
-	 * that carries nothing has nothing to move (a bitmap read in place
-	 * costs its whole block from each of the C - 1 peers) */
-	if (p->step.dir == B2_BOTTOM_UP && own_rows(g) && p->step.carrying == B2_CARRYING_NONE) {
-		for (int q = 0; q < g->C; q++)
-			p->fold_out[q] = p->fold_in[q] = (b2_msg_plan){B2_FORM_NONE, 0};
-		return;
-	}
-	const int64_t mine = run->fold_lists ? fold_bound(g, st, c, p, g->j) : -1;
-	const int out = as_list(g, run->fold_lists, mine) ? B2_FORM_LIST : B2_FORM_BITMAP;
-	for (int q = 0; q < g->C; q++) {
-		const int64_t theirs = run->fold_lists ? fold_bound(g, st, c, p, q) : -1;
-		const int list = q != g->j && as_list(g, run->fold_lists, theirs);
-		p->fold_out[q] = (b2_msg_plan){out, out == B2_FORM_LIST ? mine : -1};
-		p->fold_in[q] = (b2_msg_plan){q == g->j ? B2_FORM_NONE : list ? B2_FORM_LIST : B2_FORM_BITMAP,
-		                              list ? theirs : -1};
 	}
 }
 
@@ -221,16 +162,12 @@ void b2_plan_level(const b2_plan_grid *g, const b2_run_plan *run, b2_plan_state 
 	}
 	const int64_t deg = c->lvl > 1 && st->prev_dir == B2_BOTTOM_UP ? 0 : c->degree;
 	const int dir = direction(g, st, c->lvl, c->front, deg);
-	int carrying = run->carry == B2_CARRY_EVERY || (run->carry && dir == B2_BOTTOM_UP);
-	/* CARRY_OWN_BLOCK: only own rows are found where BOTTOM_UP_OWN_ROWS holds */
-	if (carrying && run->device_levels && dir == B2_BOTTOM_UP && own_rows(g) &&
-	    rule(g, B2_RULE_CARRY_OWN_BLOCK))
-		carrying = B2_CARRYING_OWN;
+	const int carrying = run->carry == B2_CARRY_EVERY || (run->carry && dir == B2_BOTTOM_UP);
 	p->step = (b2_step){c->lvl, dir, carrying};
 	p->visited_exchange = dir == B2_BOTTOM_UP && g->C > 1 && !st->prev_carrying;
 	p->expand_out = (b2_msg_plan){B2_FORM_NONE, 0};
 	if (run->device_levels)
-		plan_device_messages(g, run, st, c, p);
+		plan_device_expand(g, run, c, p);
 	else if (g->R > 1)
 		p->expand_out = (b2_msg_plan){b2_plan_form(g, c->own_front), c->own_front};
 	st->prev_dir = dir;

@@ -16,8 +16,9 @@
  * Where the size is known only after the local step (message levels) the
  * sender picks with b2_plan_form; with device levels the sizes are those
  * of the termination test, known on every rank before the level starts:
- * bitmaps, except that a link over a network where bytes cost (NCCL across
- * nodes) sends a list of a size or bound known to both sides.
+ * the fold's are not, so it moves bitmaps; the expand moves a frontier of
+ * a size known to both sides as a list where a network makes bytes cost
+ * (NCCL across nodes) or where the update wrote it (FRONT_LISTS).
  *
  * Before any of that (b2_plan_as_column):
  *   ROW_AS_COLUMN  a grid of one row (1 x C) is searched as the grid of one
@@ -25,29 +26,16 @@
  *       j's columns, all the neighbours of its own vertices, are the rows
  *       the C x 1 rank holds (transpose.h). The same vertices stay on each
  *       rank; the expand then gathers the frontier and nothing is folded.
- *       The rules below for a grid of one row apply only with this one
- *       off.
+ *       A grid searched as a row has no rules of its own: with this one
+ *       off, 1 x C takes the general path.
  * The special rules, each kept because it pays on grids users run
  * (docs/SCALING.md, "Special paths"), are named here and nowhere else:
- *   ROW_CARRIES_EVERY_LEVEL  message levels on a grid row of two ranks: the
- *       fold also carries the sender's discoveries of its own block, so the
- *       row's visited state is always current (no visited exchange before a
- *       bottom-up level) and each rank knows what its peer will ask for in
- *       the predecessor exchange (answers only);
- *   PREDS_FROM_LEVELS  on a 1x2 grid carrying every level, a backend that
- *       can resolves the predecessors from the levels, with no exchange
- *       (where BOTTOM_UP_OWN_ROWS holds: a bottom-up step then leaves the
- *       peer block's discoveries to the levels);
- *   BOTTOM_UP_OWN_ROWS  on a grid of one row a vertex's own column lists
- *       all its neighbours, so a bottom-up step looks only at the own rows,
- *       each through its own column (no row scanned on two ranks, no
- *       row-major copy), and on device levels a fold that carries nothing
- *       then moves no message;
- *   CARRY_OWN_BLOCK  device levels on a grid of one row: a bottom-up step
- *       finds only own rows (BOTTOM_UP_OWN_ROWS), so a carrying fold sends
- *       the own block alone;
- *   FOLD_BOUND  on a grid of one row a top-down step discovers at most its
- *       frontier's edge count, which the termination test gave every rank;
+ *   ROW_CARRIES_EVERY_LEVEL  a grid row of two ranks: the fold also
+ *       carries the sender's discoveries of its own block (message levels:
+ *       every level; device levels: bottom-up levels), so the row's visited
+ *       state is current before a bottom-up level (no visited exchange),
+ *       and on message levels each rank knows what its peer will ask for
+ *       in the predecessor exchange (answers only);
  *   FRONT_LISTS  on device levels each update also writes a new frontier
  *       of fewer than b2_front_list_cap(b) vertices as a list, and the
  *       expand moves that list, not the bitmap (pull: the column peers read
@@ -69,20 +57,16 @@ enum { B2_DIRECTION_TOP_DOWN = 0, B2_DIRECTION_BOTTOM_UP = 1, B2_DIRECTION_AUTO 
 /* The special rules (above), as bits of b2_plan_grid.rules_off. */
 enum {
 	B2_RULE_ROW_CARRIES = 1 << 0,       /* ROW_CARRIES_EVERY_LEVEL */
-	B2_RULE_PREDS_FROM_LEVELS = 1 << 1,
-	B2_RULE_OWN_ROWS = 1 << 2,          /* BOTTOM_UP_OWN_ROWS */
-	B2_RULE_CARRY_OWN_BLOCK = 1 << 3,
-	B2_RULE_FOLD_BOUND = 1 << 4,
-	B2_RULE_FRONT_LISTS = 1 << 5,
-	B2_RULE_ROW_AS_COLUMN = 1 << 6,
-	B2_NRULES = 7
+	B2_RULE_FRONT_LISTS = 1 << 1,
+	B2_RULE_ROW_AS_COLUMN = 1 << 2,
+	B2_NRULES = 3
 };
 /* Their option names, by bit number ("row-carries", ...). */
 extern const char *const b2_rule_names[B2_NRULES];
 /* The bit of rule `name`, or 0 where there is none of that name. */
 int b2_rule_bit(const char *name);
 
-/* b2_run_plan.expand_lists and fold_lists: which messages go as lists:
+/* b2_run_plan.expand_lists: which expand messages go as lists:
  * none, the frontiers the update wrote (FRONT_LISTS, the expand's), or
  * every one smaller than its bitmap (over a network, where bytes cost). */
 enum { B2_LISTS_NONE = 0, B2_LISTS_SHORT = 1, B2_LISTS_ANY = 2 };
@@ -108,8 +92,6 @@ typedef struct b2_plan_caps {
 	int fold_carries;    /* the fold's transport can carry the visited state */
 	int fold_in_place;   /* the backend reads the row peers' state in place */
 	int expand_lists;    /* over a network: lists of known size where smaller (b2_plan_level) */
-	int fold_lists;
-	int pred_local;      /* the backend can resolve predecessors from the levels */
 } b2_plan_caps;
 
 /* Fixed for the run. */
@@ -120,7 +102,6 @@ typedef struct b2_run_plan {
 	int preds;           /* B2_PREDS_ (backend.h) */
 	int expand_lists;    /* B2_LISTS_ */
 	int front_lists;     /* the updates write short frontiers as lists (FRONT_LISTS) */
-	int fold_lists;      /* B2_LISTS_ (ANY over a network, else NONE) */
 	int row_reads_visited; /* bottom-up levels may need the row's visited state,
 	                          and the folds do not carry it every level: the
 	                          own visited block goes to (or is read by) the
@@ -156,17 +137,15 @@ typedef struct b2_plan_counts {
 	                          (0 after a bottom-up step) */
 	/* device levels: every rank's frontier size, degree sum and edges
 	 * examined (rank p at [3p], [3p + 1], [3p + 2]: the termination
-	 * test's); level 1: the root's rank and degree instead */
+	 * test's); level 1: the root's rank instead */
 	const int64_t *per_rank;
 	int root_rank;
-	int64_t root_degree;
 } b2_plan_counts;
 
-/* One exchange's messages as the plan fixed them: to_peers is the form of
- * what this rank sends (the same to every peer of the expand; per peer for
- * the fold, [C]), from_peers[p] what peer p's message is, with its size:
- * a list of `count` entries, a bitmap (count: the vertices where known,
- * -1 where the receiver learns it only from the message), or none. */
+/* One expand message as the plan fixed it: a list of `count` entries, a
+ * bitmap (count: the vertices where known, -1 where the receiver learns it
+ * only from the message), or none. The fold's messages on device levels
+ * are bitmaps: their sizes are known only after the step. */
 typedef struct b2_msg_plan {
 	int form;
 	int64_t count;
@@ -178,11 +157,9 @@ typedef struct b2_level_plan {
 	                          row peers' visited blocks travel first */
 	b2_msg_plan expand_out;   /* the own frontier, to the column peers */
 	b2_msg_plan *expand_in;   /* [R] from each column peer (device levels) */
-	b2_msg_plan *fold_out;    /* [C] to each row peer (device levels) */
-	b2_msg_plan *fold_in;     /* [C] from each row peer (device levels) */
 } b2_level_plan;
 
-/* Plans level c->lvl into *p (its arrays the caller's, R and C long) and
+/* Plans level c->lvl into *p (its array the caller's, R long) and
  * advances *st. Device levels fix every message here; message levels fix
  * the direction, the carrying and the visited exchange, and their sizes
  * come after the step (b2_plan_form). */

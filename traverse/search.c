@@ -58,8 +58,6 @@ int b2_search_init(b2_search *s, const b2_backend *be, void *bk, const b2_graph 
 	B2_TRY(b2_calloc(&s->use_bitmap, (size_t)g->C, sizeof *s->use_bitmap, "messages"));
 	B2_TRY(b2_calloc(&s->cnt, (size_t)g->C, sizeof *s->cnt, "counters"));
 	B2_TRY(b2_calloc(&s->plan.expand_in, (size_t)g->R, sizeof *s->plan.expand_in, "level plan"));
-	B2_TRY(b2_calloc(&s->plan.fold_out, (size_t)g->C, sizeof *s->plan.fold_out, "level plan"));
-	B2_TRY(b2_calloc(&s->plan.fold_in, (size_t)g->C, sizeof *s->plan.fold_in, "level plan"));
 	s->cap_levels = 64;
 	B2_TRY(b2_calloc(&s->fsize, (size_t)s->cap_levels, 8, "frontier sizes"));
 	B2_TRY(b2_calloc(&s->ldir, (size_t)s->cap_levels, 1, "level directions"));
@@ -69,7 +67,6 @@ int b2_search_init(b2_search *s, const b2_backend *be, void *bk, const b2_graph 
 	B2_TRY(b2_calloc(&s->lfold, (size_t)s->cap_levels * 2, 8, "level times"));
 	B2_TRY(b2_calloc(&s->lbytes, (size_t)s->cap_levels * B2_NXCHG, 8, "level bytes"));
 	B2_TRY(b2_calloc(&s->stats, 3 * (size_t)g->R * (size_t)g->C, 8, "level counts"));
-	s->tdeg = g->tdeg;
 	b2_transport_opts to = {.kind = o->transport, .bitmaps = s->grid.bitmap_mode != B2_BITMAP_OFF,
 	                        .gpus_shared = o->gpus_shared, .test_shared = o->test_shared};
 	b2_plan_caps caps;
@@ -203,28 +200,19 @@ static void fold_exchange(b2_search *s, int lvl)
 		return;
 	}
 	if (s->run.device_levels) {
+		/* bitmaps: a fold's sizes are known only after the step (plan.h) */
 		for (int c = 0; c < C; c++) {
-			const b2_msg_plan *o = &p->fold_out[c], *in = &p->fold_in[c];
-			/* none (c != me): no message, a list of nothing */
-			const int none = c != me && in->form == B2_FORM_NONE;
-			s->use_bitmap[c] = o->form == B2_FORM_BITMAP ? 1 : o->form == B2_FORM_LIST ? 0 : -1;
-			s->in[c] = (b2_msg){NULL, in->form == B2_FORM_LIST ? in->count : none ? 0 : -1,
-			                    in->form != B2_FORM_LIST && !none};
+			s->use_bitmap[c] = 1;
+			s->in[c] = (b2_msg){NULL, -1, 1};
 			if (c != me) {
-				count_msg(s, o->form);
+				count_msg(s, B2_FORM_BITMAP);
 				/* a carrying fold's bitmap is the sender's discovery set,
 				 * one block per rank of the row (transport.h) */
-				*bytes += msg_bytes(s, o->form == B2_FORM_BITMAP, o->count) *
-				          (o->form == B2_FORM_BITMAP && p->step.carrying == B2_CARRYING_ALL ? C : 1);
+				*bytes += msg_bytes(s, 1, -1) * (p->step.carrying == B2_CARRYING_ALL ? C : 1);
 			}
 		}
 		check(be->stage_in(s->bk, B2_DIR_FOLD, s->in, C, me));
 		check(be->fold_msgs(s->bk, s->use_bitmap, s->out));
-		for (int c = 0; c < C; c++)
-			if (c != me && p->fold_out[c].form == B2_FORM_LIST)
-				s->out[c] = (b2_msg){s->out[c].data, p->fold_out[c].count, 0};
-			else if (c != me && p->fold_out[c].form == B2_FORM_NONE)
-				s->out[c] = (b2_msg){NULL, 0, 0};
 		check(s->fold.ops->round(&s->fold, s->out, s->in));
 		return;
 	}
@@ -250,7 +238,7 @@ static void fold_exchange(b2_search *s, int lvl)
 	check(be->stage_in(s->bk, B2_DIR_FOLD, s->fold.in, C, me));
 	for (int c = 0; b2_plan_fold_carries(p) && c < C; c++)
 		if (c != me && s->fold.carried[c].count)
-			check(be->carry_in(s->bk, &s->fold.carried[c], c, lvl));
+			check(be->carry_in(s->bk, &s->fold.carried[c], c));
 }
 
 /* 5b. Termination: the level's frontier size, degree sum and edges
@@ -312,8 +300,7 @@ static void device_phases(b2_search *s)
 }
 
 /* The deferred predecessors, as the run's plan says: owners learn the
- * local column their sender saw (an exchange along the row, or in place),
- * or find a neighbour a level up with no exchange. */
+ * local column their sender saw (an exchange along the row, or in place). */
 static void predecessors(b2_search *s, double *t_local)
 {
 	const b2_backend *be = s->be;
@@ -321,13 +308,6 @@ static void predecessors(b2_search *s, double *t_local)
 	*t_local = b2_now();
 	memset(s->fold.pred_time, 0, sizeof s->fold.pred_time);
 	switch (s->run.preds) {
-	case B2_PREDS_LOCAL: {
-		check(be->device->pred_local(s->bk));
-		double tl = *t_local = b2_now();
-		check(be->pred_resolve(s->bk, NULL));
-		s->fold.pred_time[4] = b2_now() - tl;
-		break;
-	}
 	case B2_PREDS_NONE:
 		check(be->pred_resolve(s->bk, NULL));
 		break;
@@ -366,16 +346,13 @@ int b2_search_run(b2_search *s, int64_t root)
 	double t0 = b2_now();
 	check(be->begin(bk, mine ? root - blk * g->b : -1));
 	/* every rank's begin is done before a peer reads its state (else it
-	 * reads the previous search's); the collective also gives every rank
-	 * the root's degree, the first level's fold bound */
-	int64_t d = mine ? s->tdeg[root - blk * g->b] : 0, root_degree = 0;
-	check(b2_mpi_ok(MPI_Allreduce(&d, &root_degree, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD),
-	                "MPI_Allreduce (the root's degree)"));
+	 * reads the previous search's) */
+	check(b2_mpi_ok(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier"));
 	s->nlevels = 0;
 	const int carried_from = b2_plan_root_carry(g, &s->run, root);
 	if (carried_from >= 0) {
 		uint32_t k = (uint32_t)(root - blk * g->b);
-		check(be->carry_in(bk, &(b2_msg){&k, 1, 0}, carried_from, 0));
+		check(be->carry_in(bk, &(b2_msg){&k, 1, 0}, carried_from));
 	}
 	note_level(s, 1);
 	b2_level_stats st = {mine, 0, 0}, global = {1, 0, 0};
@@ -383,7 +360,7 @@ int b2_search_run(b2_search *s, int64_t root)
 		t[0] = b2_now();
 		const b2_plan_counts counts = {.lvl = lvl, .own_front = st.front, .front = global.front,
 		                               .degree = global.degree, .per_rank = s->stats,
-		                               .root_rank = root_rank, .root_degree = root_degree};
+		                               .root_rank = root_rank};
 		b2_plan_level(g, &s->run, &s->state, &counts, &s->plan);
 		const b2_step *step = &s->plan.step;
 		memset(level_bytes(s, lvl, 0), 0, B2_NXCHG * sizeof *s->lbytes);
@@ -447,8 +424,6 @@ void b2_search_free(b2_search *s)
 	free(s->out);
 	free(s->in);
 	free(s->plan.expand_in);
-	free(s->plan.fold_out);
-	free(s->plan.fold_in);
 	free(s->use_bitmap);
 	free(s->cnt);
 	free(s->fsize);

@@ -44,7 +44,6 @@ typedef struct b2_search {
 	b2_msg *in;        /* [max(R,C)] device levels: what comes from each peer, as
 	                      the plan fixed it (the backend stages it, the
 	                      transport receives it) */
-	const int64_t *tdeg; /* [b] the owned vertices' tuple degrees (the graph's) */
 	/* per-search results */
 	double time, phase[B2_NPHASES];
 	double expansion_by_dir[2]; /* the expansion phase split: top-down, bottom-up steps */

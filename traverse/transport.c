@@ -231,8 +231,6 @@ int b2_links_open(b2_link *expand, b2_link *fold, MPI_Comm col, MPI_Comm row,
 	/* each link's own (its ranks agree): only they exchange its messages */
 	caps->fold_in_place = fold->n > 1 && fold->ops->in_place;
 	caps->expand_lists = expand->lists;
-	caps->fold_lists = fold->lists;
-	caps->pred_local = device && be->device->pred_local;
 done:
 	return b2_agree(error, MPI_COMM_WORLD);
 }

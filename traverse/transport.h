@@ -57,10 +57,8 @@ typedef struct b2_link_ops {
 	 * p. Else (device levels) expect[p] is what p sends, as the plan fixed
 	 * it: nothing (count 0), a list of `count` words, or a bitmap of
 	 * bmp_words(b) words (l->carrying: the sender's discovery set, 2 *
-	 * (bmp_words(b) + 1) words, received at the slot's start;
-	 * B2_CARRYING_OWN: the sender's own block, bmp_words(b) + 1 words,
-	 * received where it lies in the set, at p * (bmp_words(b) + 1) in peer
-	 * p's slot); out[p] is sent when its count is not 0, and in[] is left
+	 * (bmp_words(b) + 1) words, received at the slot's start); out[p] is
+	 * sent when its count is not 0, and in[] is left
 	 * to the caller. Message levels with l->carrying: out[me] (the
 	 * sender's own block's discoveries) goes to every peer with out[p],
 	 * and arrives in l->carried[p]. */
@@ -83,7 +81,7 @@ struct b2_link {
 	void *bk;
 	int64_t b, words;       /* block size; capacity of a message in words */
 	int lists;              /* over a network where bytes cost: device levels'
-	                           messages of a known size or bound go as lists
+	                           messages of a known size go as lists
 	                           where smaller (the plan decides) */
 	int carrying;           /* what this level's fold carries (B2_CARRYING_,
 	                           the plan's) */

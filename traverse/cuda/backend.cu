@@ -32,7 +32,7 @@ void cu_destroy(void *p)
 	void *dev[] = {k->gr.colptr, k->fr.deg, k->fr.cumul, k->gr.rowidx, k->vis, k->pred, k->fr.front, k->fo.dst,
 	               k->fo.bmp, k->fr.af, k->fo.in, k->level, k->gr.tdeg, k->pd.pred64, k->ct.tmpcnt,
 	               k->ct.dsum, k->fr.cubtmp, k->tm.stamp, k->gr.rowptr, k->gr.colidx, k->fr.fcol, k->fo.vrecv,
-	               k->ct.dstat, k->ct.lc, k->gr.nzrow, k->pd.ans, k->pd.plevel, k->pd.rest};
+	               k->ct.dstat, k->ct.lc, k->gr.nzrow, k->pd.ans};
 	for (size_t x = 0; x < sizeof dev / sizeof dev[0]; x++)
 		if (dev[x])
 			cudaFree(dev[x]);
@@ -47,13 +47,7 @@ void cu_destroy(void *p)
 			cudaEventDestroy(k->tm.pm[e]);
 	if (k->pd.copied)
 		cudaEventDestroy(k->pd.copied);
-	if (k->pd.lvl_done)
-		cudaEventDestroy(k->pd.lvl_done);
-	if (k->pd.side_done)
-		cudaEventDestroy(k->pd.side_done);
 	free(k->tm.ev);
-	if (k->pd.side)
-		cudaStreamDestroy(k->pd.side);
 	if (k->st)
 		cudaStreamDestroy(k->st);
 	free(k->fr.in_msgs);
@@ -63,7 +57,7 @@ void cu_destroy(void *p)
 
 int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 {
-	int error = 0, hi_pri = 0;
+	int error = 0;
 	size_t fre = 0, tot = 0, need, pbytes = 0;
 	cudaDeviceProp prop;
 	cu_bk *k = (cu_bk *)calloc(1, sizeof *k);
@@ -101,11 +95,10 @@ int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 	       (size_t)2 * g->C * (size_t)(k->bw + 1) * 4 + (size_t)k->nc * 4 +
 	       ((size_t)(g->R + g->C) * (size_t)k->slotw + (size_t)g->C) * 4 + k->fr.cubbytes +
 	       (64u << 20);
-	/* bottom-up: the CSR (and, while it is built, a fill cursor per row;
-	 * none on a grid of one row: own_rows), the column frontier bitmap,
-	 * the row peers' visited blocks */
+	/* bottom-up: the CSR (and, while it is built, a fill cursor per row),
+	 * the column frontier bitmap, the row peers' visited blocks */
 	if (o->bottom_up)
-		need += (own_rows(k) ? 0 : g->nnz * 4 + (size_t)(k->nr + 1) * 8 * 2) +
+		need += g->nnz * 4 + (size_t)(k->nr + 1) * 8 * 2 +
 		        (size_t)b2_bmp_words(k->nc) * 4 + (size_t)b2_bmp_words(k->nr) * 4 +
 		        (size_t)g->C * (size_t)(k->bw + 1) * 4 * 2;
 	if (g->C > 1) /* the answers to the predecessor requests */
@@ -113,9 +106,6 @@ int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 	if (g->rowmajor) /* the rows given, the CSC made: a cursor per column, and
 	                    the rows kept where no bottom-up step needs them */
 		need += (size_t)(k->nc + 1) * 8 + (o->bottom_up ? 0 : g->nnz * 4 + (size_t)(k->nr + 1) * 8);
-	if (o->preds_from_levels) /* maybe the peer's levels and the
-	                                              predecessor items (cu_device_levels) */
-		need += (size_t)k->b * 4 + (size_t)k->nr * 8;
 	cudaMemGetInfo(&fre, &tot);
 	if (need > fre) {
 		error = b2_err(B2_EIO_, "not enough device memory on GPU %d (%s): the graph and search state need %.2f GiB, %.2f GiB are free of %.2f GiB",
@@ -123,10 +113,7 @@ int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 		               tot / 1073741824.0);
 		goto done;
 	}
-	/* the levels' stream first in line: a side stream (pred_level) takes
-	 * what the levels leave */
-	if (cudaDeviceGetStreamPriorityRange(&k->pd.side_priority, &hi_pri) != cudaSuccess ||
-	    cudaStreamCreateWithPriority(&k->st, cudaStreamNonBlocking, hi_pri) != cudaSuccess) {
+	if (cudaStreamCreateWithFlags(&k->st, cudaStreamNonBlocking) != cudaSuccess) {
 		cudaGetLastError();
 		error = b2_err(B2_EFAIL_, "cannot create a CUDA stream");
 		goto done;
@@ -214,7 +201,6 @@ done:
 int cu_configure(void *p, const b2_bkrun *run)
 {
 	cu_bk *k = (cu_bk *)p;
-	int error = 0;
 	const int on = run->device_levels, carry = run->carry;
 	if (on && carry == B2_CARRY_EVERY)
 		return b2_err(B2_EFAIL_, "internal: device levels carry the visited state only on "
@@ -228,19 +214,9 @@ int cu_configure(void *p, const b2_bkrun *run)
 	k->row_peer = run->row_peer;
 	k->front_lists = on && run->front_lists;
 	k->lists_in_place = k->front_lists && run->lists_in_place;
-	if ((carry || run->preds == B2_PREDS_LOCAL) && run->row_peer < 0)
+	if (carry && run->row_peer < 0)
 		return b2_err(B2_EFAIL_, "internal: carrying folds without a row peer");
-	/* message levels on 1x2, every fold carrying: the peer's levels, and
-	 * what the predecessors from them take (pred_level) */
-	if (run->preds == B2_PREDS_LOCAL && !k->pd.plevel) {
-		DALLOC(k->pd.plevel, (size_t)k->b * 4);
-		DALLOC(k->pd.rest, (size_t)k->nr * 8);
-		CU_TRY(cudaStreamCreateWithPriority(&k->pd.side, cudaStreamNonBlocking, k->pd.side_priority));
-		CU_TRY(cudaEventCreateWithFlags(&k->pd.lvl_done, cudaEventDisableTiming));
-		CU_TRY(cudaEventCreateWithFlags(&k->pd.side_done, cudaEventDisableTiming));
-	}
-done:
-	return error;
+	return 0;
 }
 
 /* ---- what transports address or map -------------------------------------- */
@@ -299,7 +275,7 @@ int cu_peers(void *p, int dir, int n, int me, const b2_regions *peer)
 
 extern "C" {
 static const b2_device_ops cu_device = {
-	cu_regions, cu_peers, cu_visited_in_place, cu_pred_local, cu_level_phases,
+	cu_regions, cu_peers, cu_visited_in_place, cu_level_phases,
 };
 const b2_backend b2_cuda_backend = {
 	"cuda", cu_create, cu_destroy, cu_host_alloc, cu_host_free, cu_configure, cu_begin,

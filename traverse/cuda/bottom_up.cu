@@ -37,23 +37,6 @@ __global__ void k_nonempty(const uint64_t *__restrict__ rowptr, int64_t nr, uint
 	}
 }
 
-/* The same over nr rows for the own rows lo .. lo + b - 1 (R = 1: row
- * lo + k is own column k): those with neighbours. */
-__global__ void k_own_nonempty(const uint64_t *__restrict__ colptr, int64_t lo, int64_t b,
-                               int64_t nr, uint32_t *nz)
-{
-	for (int64_t w = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; w < (nr + 31) / 32;
-	     w += (int64_t)gridDim.x * blockDim.x) {
-		uint32_t m = 0;
-		for (int q = 0; q < 32; q++) {
-			const int64_t c = w * 32 + q - lo;
-			if (c >= 0 && c < b)
-				m |= (uint32_t)(colptr[c + 1] > colptr[c]) << q;
-		}
-		nz[w] = m;
-	}
-}
-
 /* dst's bits [tag, tag + 32*nwords) |= bitmap blockIdx.y of src: blocks of
  * b bits that start anywhere in dst (the column frontier, the rows'
  * visited state). Neighbouring blocks share a word: atomics. */
@@ -99,13 +82,6 @@ struct BottomUpArgs {
 	uint64_t bw1;
 	int lvl;
 	unsigned long long *examined;
-	/* own (R = 1, C > 1): the own rows only, through the own columns (CSC;
-	 * no CSR then, and nzrow marks the own rows with neighbours); out: the
-	 * predecessors found in the peers' blocks, resolved */
-	int own;
-	const uint64_t *colptr;
-	const uint32_t *rowidx;
-	int64_t *out;
 	StepEnd end;
 };
 
@@ -141,67 +117,30 @@ static __device__ __forceinline__ bool first_parent(const uint32_t *__restrict__
 	return false;
 }
 
-/* Own vertex k (row r = j * b + k, R = 1) through its own column, which
- * lists all its neighbours (R = 1, the graph undirected): a neighbour of
- * the own block is a parent when in the column frontier; one of a peer's
- * block when visited, since the row's visited state is current at a
- * bottom-up step (transport.h: carried or exchanged) and unvisited r has
- * no neighbour of a level below lvl - 1. *parent: a local row (the global
- * id, R = 1). */
-static __device__ __forceinline__ bool own_column_parent(const BottomUpArgs &a, uint32_t k,
-                                                         uint32_t *parent,
-                                                         unsigned long long *seen)
-{
-	const uint32_t lo = a.j * a.b;
-	return first_parent(a.rowidx, __ldg(&a.colptr[k]), __ldg(&a.colptr[k + 1]), lo,
-	                    [&](uint32_t r) {
-		                    const uint32_t o = r - lo; /* own block: o < b */
-		                    return o < a.b ? __ldg(&a.fcol[o >> 5]) >> (o & 31)
-		                                   : a.vis[r >> 5] >> (r & 31);
-	                    },
-	                    parent, seen);
-}
-
 /* The bottom-up step: a warp owns a word of the visited bitmap (32 local
  * rows, a row per lane); each unvisited row scans its neighbours for one in
  * the column frontier and stops at the first. The warp alone writes its
  * visited word (no atomic); discoveries go to the same bitmaps as
- * top-down's. A grid of one row (OWN, a.own) scans only the own rows, each
- * through its own column (own_column_parent): no row is scanned on two
- * ranks, every find is the own block's, and a parent in a peer's block
- * is resolved here (out), not asked for. Two instances, so that the
- * usual one keeps its 32 registers (full occupancy: the step is bound by
- * the rows in flight) whatever the own one's branch needs (more: held to
- * 32, it spills and runs no faster). */
-template <bool OWN>
+ * top-down's. */
 __global__ void __launch_bounds__(TPB) k_bottom_up(BottomUpArgs a)
 {
 	typedef cub::BlockReduce<unsigned long long, TPB> BR;
 	__shared__ typename BR::TempStorage tmp;
 	const int lane = threadIdx.x & 31;
-	const int64_t rlo = OWN ? (int64_t)a.j * a.b : 0, rhi = OWN ? rlo + a.b : a.nr;
-	const int64_t nw = (rhi + 31) / 32;
+	const int64_t nw = (a.nr + 31) / 32;
 	const int64_t wstride = ((int64_t)gridDim.x * blockDim.x) >> 5;
 	unsigned long long seen = 0;
-	for (int64_t w = rlo / 32 + (((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5); w < nw;
+	for (int64_t w = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5; w < nw;
 	     w += wstride) {
 		/* rows without local edges cannot find a parent here: never load
-		 * their row pointers (a.own: rows of other blocks are not in
-		 * nzrow; a boundary word's are left as they are) */
+		 * their row pointers */
 		const uint32_t vw = a.vis[w], todo = ~vw & __ldg(&a.nzrow[w]);
 		if (!todo)
 			continue;
 		const int64_t r = w * 32 + lane;
-		bool found = false, peer = false;
+		bool found = false;
 		uint32_t u = 0;
-		if constexpr (OWN) {
-			if (todo >> lane & 1) {
-				found = own_column_parent(a, (uint32_t)(r - rlo), &u, &seen);
-				peer = found && (u < rlo || u >= rhi);
-				if (found && !peer)
-					u -= (uint32_t)rlo; /* the own column */
-			}
-		} else if (todo >> lane & 1) {
+		if (todo >> lane & 1) {
 			found = first_parent(a.colidx, __ldg(&a.rowptr[r]), __ldg(&a.rowptr[r + 1]), 0,
 			                     [&](uint32_t c) { return __ldg(&a.fcol[c >> 5]) >> (c & 31); },
 			                     &u, &seen);
@@ -211,9 +150,7 @@ __global__ void __launch_bounds__(TPB) k_bottom_up(BottomUpArgs a)
 			a.vis[w] = vw | mask;
 		if (found) {
 			const uint32_t rr = (uint32_t)r, c = rr / a.b, kk = rr - c * a.b;
-			a.pred[rr] = peer ? B2_PRED_RESOLVED : u;
-			if (peer)
-				a.out[kk] = u;
+			a.pred[rr] = u;
 			if (c == a.j)
 				a.level[kk] = a.lvl;
 			atomicOr(&a.bmp[c * a.bw1 + (kk >> 5)], 1u << (kk & 31));
@@ -263,19 +200,10 @@ int build_csc(cu_bk *k)
 }
 
 /* The local block row-major, on the device (the CSC's transpose, unless it
- * was given so); nzrow marks the rows with local edges. With own_rows,
- * only nzrow: the own rows with neighbours. */
+ * was given so); nzrow marks the rows with local edges. */
 int build_csr(cu_bk *k)
 {
 	int error = 0;
-	if (own_rows(k)) {
-		DALLOC(k->gr.nzrow, (size_t)b2_bmp_words(k->nr) * 4);
-		k_own_nonempty<<<blocks_for(k, b2_bmp_words(k->nr)), TPB, 0, k->st>>>(
-			k->gr.colptr, (int64_t)k->g.j * k->b, k->b, k->nr, k->gr.nzrow);
-		CU_TRY(cudaGetLastError());
-		CU_TRY(cudaStreamSynchronize(k->st));
-		goto done;
-	}
 	if (!k->g.rowmajor) {
 		DALLOC(k->gr.rowptr, (size_t)(k->nr + 1) * 8);
 		DALLOC(k->gr.colidx, k->g.nnz * 4);
@@ -424,12 +352,7 @@ int bottom_up(cu_bk *k, int lvl, int set, const uint32_t *fcol)
 	a.nr = k->nr; a.b = (uint32_t)k->b; a.j = (uint32_t)k->g.j;
 	a.bw1 = (uint64_t)(k->bw + 1); a.lvl = lvl; a.examined = k->ct.lcur + k->g.C + 1;
 	a.end = step_end_args(k);
-	a.own = own_rows(k); a.colptr = k->gr.colptr; a.rowidx = k->gr.rowidx; a.out = k->pd.pred64;
-	int64_t warps = a.own ? b2_bmp_words(k->b) + 1 : b2_bmp_words(k->nr);
-	if (a.own)
-		k_bottom_up<true><<<blocks_for(k, warps * 32), TPB, 0, k->st>>>(a);
-	else
-		k_bottom_up<false><<<blocks_for(k, warps * 32), TPB, 0, k->st>>>(a);
+	k_bottom_up<<<blocks_for(k, b2_bmp_words(k->nr) * 32), TPB, 0, k->st>>>(a);
 	CU_TRY(cudaGetLastError());
 done:
 	return error;

@@ -232,7 +232,7 @@ struct cu_graph {
 	uint32_t *rowidx;    /* [nnz] */
 	int64_t *tdeg;       /* [b] */
 	/* bottom-up: the local block row-major; nzrow marks the rows with local
-	 * edges (a grid of one row: the own rows with neighbours, no CSR) */
+	 * edges */
 	uint64_t *rowptr;
 	uint32_t *colidx, *nzrow;
 	uint64_t maxdeg;     /* the largest local column degree */
@@ -261,8 +261,6 @@ struct cu_fold {
 	uint32_t *bmp;       /* the discovery bitmaps (bmp_off) */
 	uint32_t *dst;       /* [C][b] the fold lists */
 	uint32_t *h_dst;     /* pinned: the fold messages for a host transport */
-	b2_msg fold_in[PULL_MAX]; /* device levels: the fold messages' forms (a list
-	                             of count words, or a bitmap), from stage_in */
 	int fold_host;       /* fold messages are copied on to h_dst (MPI sends them) */
 	int fold_copied;     /* and this level's were (cu_expand) */
 	/* the row peers' visited blocks (MPI) */
@@ -295,17 +293,6 @@ struct cu_preds {
 	uint32_t *ans;       /* [C][b] answers to the row peers' predecessor requests */
 	uint32_t *h_pred, *h_recv; /* pinned: requests and answers for a host transport */
 	cudaEvent_t copied;  /* the predecessor requests are in pinned memory */
-	int32_t *plevel;     /* 1x2 message levels, every fold carrying the visited
-	                        state: the levels of the row peer's vertices, by k:
-	                        carried with them, or found here (the update) */
-	/* and there the predecessors of each level's vertices the fold brought,
-	 * from the levels, on a side stream of lower priority while the next
-	 * levels run (pred_level): its k_pred_rest items ([2][nr]), the event
-	 * the level's update ends with, the event its work ends with */
-	cudaStream_t side;
-	int side_priority;   /* the device's lowest stream priority (cu_create) */
-	uint32_t *rest;
-	cudaEvent_t lvl_done, side_done;
 };
 
 /* The peers' shared regions, mapped by a transport (CUDA IPC) for reading
@@ -360,8 +347,7 @@ struct cu_bk {
 };
 
 /* Device counters (tmpcnt): [c < C] unpacking of fold list c, then these. */
-enum { CT_FRONT, CT_GATHER, CT_PF_COUNT, CT_PF_DONE, CT_LC_DONE, CT_REST, /* and CT_REST + 1:
-	k_pred_rest items, by level parity */ CT_REST_ALL = CT_REST + 2, CT_UNRESOLVED,
+enum { CT_FRONT, CT_GATHER, CT_PF_COUNT, CT_PF_DONE, CT_LC_DONE, CT_UNRESOLVED,
 	CT_FIRST, CT_TIMER, CT_STEP_DONE, CT_FLIST, CT_N };
 static inline unsigned *counter(const struct cu_bk *k, int t)
 {
@@ -463,14 +449,6 @@ static inline int disc_set(const cu_bk *k)
 			goto done;                                                                        \
 	} while (0)
 
-/* A grid of one row (R = 1, C > 1): the own columns list every neighbour
- * of the own vertices, and bottom-up steps scan only the own rows, through
- * them (k_bottom_up): no CSR. */
-static inline int own_rows(const cu_bk *k)
-{
-	return k->o.own_rows;
-}
-
 static inline int blocks_for(const cu_bk *k, int64_t n)
 {
 	int64_t g = (n + TPB - 1) / TPB;
@@ -548,14 +526,6 @@ static inline int carrying_every(const cu_bk *k)
 	return k->carry == B2_CARRY_EVERY;
 }
 
-/* Carrying on a bottom-up level of a grid of one row: the step found only
- * own rows (own_rows), so the fold message is the own block alone
- * (transport.h, B2_CARRYING_OWN; search.c applies the same rule). */
-static inline int carrying_own(const cu_bk *k)
-{
-	return k->devlev && k->step_carrying == B2_CARRYING_OWN;
-}
-
 /* The row peers read the own visited block (bottom-up levels), as the
  * plan decided. */
 static inline int vis_wanted(const cu_bk *k)
@@ -578,12 +548,11 @@ int cu_visited_in(void *p, const uint32_t *recv);
 int cu_visited_in_place(void *p);
 int cu_expand(void *p, const b2_step *st, int64_t *cnt_out, int64_t *examined);
 int cu_fold_msgs(void *p, const int *use_bitmap, b2_msg *out);
-int cu_carry_in(void *p, const b2_msg *m, int c, int lvl);
+int cu_carry_in(void *p, const b2_msg *m, int c);
 int cu_update(void *p, int lvl, b2_level_stats *st);
 int cu_pred_requests(void *p, b2_msg *out);
 int cu_pred_answers(void *p, const b2_msg *in, b2_msg *out);
 int cu_pred_resolve(void *p, const b2_msg *in);
-int cu_pred_local(void *p);
 int cu_pred(void *p, int64_t *out);
 int cu_degree_sum(void *p, int64_t *sum);
 int cu_regions(void *p, b2_regions *r);
@@ -614,6 +583,5 @@ int set_bits(cu_bk *k, const uint32_t *list, int64_t n, uint32_t at, uint32_t *d
 int pull_events(cu_bk *k, int lvl);
 int wait_counts(cu_bk *k, const volatile unsigned long long *at, unsigned long long seq);
 /* preds.cu */
-int pred_level(cu_bk *k, int lvl);
 
 #endif

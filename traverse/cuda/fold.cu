@@ -25,12 +25,10 @@ static __device__ __forceinline__ void level_word(uint32_t w, int64_t x, int32_t
 	}
 }
 
-/* Word x of what a row peer carried (its own finds of level lvl, a bitmap
- * over rows base + k of the rank's rows): visited, carried (unless NULL),
- * and with plevel (1x2) their level (level_word; the whole warp calls it). */
+/* Word x of what a row peer carried (its own finds, a bitmap over rows
+ * base + k of the rank's rows): visited, and carried (unless NULL). */
 static __device__ __forceinline__ void carry_word(uint32_t w, int64_t x, uint32_t base,
-                                                  uint32_t *vis, uint32_t *carried,
-                                                  int32_t *plevel, int lvl)
+                                                  uint32_t *vis, uint32_t *carried)
 {
 	const uint32_t sh = base & 31;
 	if (w) {
@@ -38,31 +36,22 @@ static __device__ __forceinline__ void carry_word(uint32_t w, int64_t x, uint32_
 		if (carried)
 			or_word_shifted(carried + (base >> 5), x, w, sh);
 	}
-	if (plevel)
-		level_word(w, x, plevel, lvl);
 }
 
 /* What a row peer carried (above), from a list (n entries) or, list NULL,
  * a bitmap of n words. */
 __global__ void k_carry(const uint32_t *__restrict__ list, const uint32_t *__restrict__ bmp,
-                        int64_t n, uint32_t base, uint32_t *vis, uint32_t *carried,
-                        int32_t *plevel, int lvl)
+                        int64_t n, uint32_t base, uint32_t *vis, uint32_t *carried)
 {
-	/* warp-uniform loop: the bitmap's words go through carry_word */
-	for (int64_t x0 = (int64_t)blockIdx.x * blockDim.x + (threadIdx.x & ~31); x0 < n;
-	     x0 += (int64_t)gridDim.x * blockDim.x) {
-		const int64_t x = x0 + (threadIdx.x & 31);
+	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < n;
+	     x += (int64_t)gridDim.x * blockDim.x) {
 		if (list) {
-			if (x >= n)
-				continue;
-			const uint32_t k = __ldg(&list[x]), r = base + k;
+			const uint32_t r = base + __ldg(&list[x]);
 			atomicOr(&vis[r >> 5], 1u << (r & 31));
 			atomicOr(&carried[r >> 5], 1u << (r & 31));
-			if (plevel)
-				plevel[k] = lvl;
-			continue;
+		} else {
+			carry_word(__ldg(&bmp[x]), x, base, vis, carried);
 		}
-		carry_word(x < n ? __ldg(&bmp[x]) : 0, x, base, vis, carried, plevel, lvl);
 	}
 }
 
@@ -112,9 +101,6 @@ struct PullFold {
 	                          into the visited bitmap at local row carry_base
 	                          (the fold carries the visited state; NULL: not) */
 	uint32_t carry_base;
-	int32_t *plevel;       /* message levels on 1x2 (pred_level): the peer's levels, */
-	const uint32_t *mine;  /* and the own finds of the peer's block at this
-	                          level, whose levels go there; else NULL */
 	uint32_t *flist;       /* front_lists: the new frontier as a list, while it has
 	                          fewer than fcap vertices, its length counted in
 	                          *fcount (zeroed here for the next level); else NULL */
@@ -232,15 +218,12 @@ k_update_words(Sources src, int nsrc, int64_t nwords, uint32_t rowbase, uint32_t
 	}
 	if (pf.reset && blockIdx.x == 0 && threadIdx.x == 0)
 		*pf.reset = 0;
-	/* warp-uniform loop: the carried words go through carry_word */
+	/* warp-uniform loop: level_word below takes the whole warp */
 	for (int64_t x0 = (int64_t)blockIdx.x * blockDim.x + (threadIdx.x & ~31); x0 < nwords;
 	     x0 += (int64_t)gridDim.x * blockDim.x) {
 		const int64_t x = x0 + (threadIdx.x & 31);
 		if (pf.carry) /* the peer's rows: other threads' words may share the ends */
-			carry_word(x < nwords ? __ldcv(&pf.carry[x]) : 0, x, pf.carry_base, vis, NULL, NULL,
-			           lvl);
-		if (pf.mine) /* the peer's rows found here: their levels */
-			level_word(x < nwords ? __ldcg(&pf.mine[x]) : 0, x, pf.plevel, lvl);
+			carry_word(x < nwords ? __ldcv(&pf.carry[x]) : 0, x, pf.carry_base, vis, NULL);
 		/* rows rowbase + 32x + bit: bit sh + bit of v */
 		uint32_t *v = vis + (rowbase >> 5) + x, fresh_all = 0;
 		for (int m = 0; m < nsrc; m++) {
@@ -329,7 +312,8 @@ int cu_stage_in(void *p, int dir, const b2_msg *in, int nslots, int self)
 	k->fr.self = self;
 	if (k->devlev) {
 		/* only the sizes: the bitmaps are read in place or arrive in the
-		 * own slots on the stream; the level begins here */
+		 * own slots on the stream; the level begins here (the fold's are
+		 * bitmaps: nothing to note) */
 		if (dir == B2_DIR_EXPAND) {
 			for (int s = 0; s < nslots; s++) {
 				k->fr.ncol[s] = in[s].count;
@@ -344,9 +328,6 @@ int cu_stage_in(void *p, int dir, const b2_msg *in, int nslots, int self)
 			B2_TRY(pull_events(k, k->plev));
 			if (ev_gather(k))
 				CU_TRY(cudaEventRecord(level_events(k)[0], k->st));
-		} else {
-			for (int s = 0; s < nslots && s < PULL_MAX; s++)
-				k->fo.fold_in[s] = in[s];
 		}
 		return 0;
 	}
@@ -372,20 +353,11 @@ int cu_fold_msgs(void *p, const int *use_bitmap, b2_msg *out)
 	int error = 0, copied = 0;
 	const int peer = k->mem[B2_DIR_FOLD] == B2_MEM_DEVICE;
 	if (k->devlev) {
-		/* carrying the visited state: the whole set, both blocks, or the
-		 * own block alone (carrying_own); use_bitmap[c] == 0: a list, its
-		 * count first (the plan gives a bound: FOLD_BOUND) */
-		const int from = carrying_own(k) ? k->g.j : 0;
-		for (int c = 0; c < k->g.C; c++) {
-			out[c] = (b2_msg){bmp_set(k, disc_set(k), carrying(k) ? from : c), c == k->g.j ? 0 : -1, 1};
-			if (use_bitmap && !use_bitmap[c] && c != k->g.j) { /* never carrying */
-				uint32_t *msg = k->fo.dst + (size_t)c * (size_t)k->b;
-				CU_TRY(cudaMemsetAsync(msg, 0, 4, k->st));
-				B2_TRY(unpack(k, out[c].data, 0, msg + 1, NULL, msg, no_zero));
-				out[c] = (b2_msg){msg, -1, 0};
-			}
-		}
-		goto done;
+		/* bitmaps (the plan's); carrying the visited state, the whole
+		 * discovery set, every block */
+		for (int c = 0; c < k->g.C; c++)
+			out[c] = (b2_msg){bmp_set(k, disc_set(k), carrying(k) ? 0 : c), c == k->g.j ? 0 : -1, 1};
+		return 0;
 	}
 	for (int c = 0; c < k->g.C; c++) {
 		uint32_t *h = k->fo.h_dst + (size_t)c * (size_t)k->slotw;
@@ -416,9 +388,9 @@ done:
 }
 
 /* What row peer c carried (a list or a bitmap of its block), into the
- * fold slot after the first part's room, then into the visited bitmap,
- * the carried rows and (1x2) the peer's levels. */
-int cu_carry_in(void *p, const b2_msg *m, int c, int lvl)
+ * fold slot after the first part's room, then into the visited bitmap and
+ * the carried rows. */
+int cu_carry_in(void *p, const b2_msg *m, int c)
 {
 	cu_bk *k = (cu_bk *)p;
 	int error = 0;
@@ -429,8 +401,7 @@ int cu_carry_in(void *p, const b2_msg *m, int c, int lvl)
 		goto done;
 	n = x.bitmap ? k->bw : x.count;
 	k_carry<<<blocks_for(k, n), TPB, 0, k->st>>>(x.bitmap ? NULL : x.data, x.data, n,
-	                                             (uint32_t)(c * k->b), k->vis, carried(k),
-	                                             k->pd.plevel, lvl);
+	                                             (uint32_t)(c * k->b), k->vis, carried(k));
 	CU_TRY(cudaGetLastError());
 done:
 	return error;
@@ -488,23 +459,10 @@ static int pull_update(cu_bk *k, int lvl, b2_level_stats *st)
 	Sources src;
 	PullFold pf;
 	int nsrc = 0;
-	for (int c = 0; c < C && !carrying_own(k); c++) { /* carrying_own: none found here */
-		const b2_msg *m = &k->fo.fold_in[c];
-		if (c == j || (!m->bitmap && m->count == 0)) /* no message: the plan's none */
+	for (int c = 0; c < C; c++) {
+		if (c == j)
 			continue;
 		src.bmp[nsrc] = peer_disc(k, c, j);
-		if (!m->bitmap && m->count > 0) {
-			/* a list message (the plan's list; never a carrying fold): its
-			 * count, then its bits into a bitmap in the slot's second
-			 * half, which only a carrying fold uses */
-			const uint32_t *msg = in_slot(k, B2_DIR_FOLD, c);
-			uint32_t *bits = in_slot(k, B2_DIR_FOLD, c) + k->bw + 1;
-			CU_TRY(cudaMemsetAsync(bits, 0, (size_t)k->bw * 4, k->st));
-			k_set_bits<<<blocks_for(k, m->count), TPB, 0, k->st>>>(msg + 1, m->count - 1, 0,
-			                                                       bits, msg);
-			CU_TRY(cudaGetLastError());
-			src.bmp[nsrc] = bits;
-		}
 		src.tag[nsrc++] = (uint32_t)c;
 	}
 	if (ev_fold(k))
@@ -554,7 +512,7 @@ int cu_update(void *p, int lvl, b2_level_stats *st)
 	const uint32_t rowbase = (uint32_t)(j * k->b);
 	Sources src;
 	PullFold pf;
-	int nsrc = 0, any = 0, mine;
+	int nsrc = 0, any = 0;
 	if (k->devlev)
 		return pull_update(k, lvl, st);
 	PullFold none;
@@ -580,26 +538,17 @@ int cu_update(void *p, int lvl, b2_level_stats *st)
 		src.bmp[nsrc] = m->data;
 		src.tag[nsrc++] = (uint32_t)s;
 	}
-	/* the levels of the peer's rows found here (pred_level), where they
-	 * are kept and some were */
-	mine = k->pd.side && k->ct.h_lc[k->row_peer] > 0;
 	/* nothing arrived and no row peer reads the visited block: the step's
 	 * counts stand, and the device has no work */
-	if (!any && !vis_wanted(k) && !mine) {
+	if (!any && !vis_wanted(k)) {
 		st->front = k->fr.nfront;
 		st->degree = k->fo.own_degree;
 		goto done;
 	}
 	pf = counting_fold(k, k->ct.dstat, k->ct.dstat + 1);
-	if (mine) {
-		pf.mine = bmp_of(k, k->row_peer);
-		pf.plevel = k->pd.plevel;
-	}
 	k_update_words<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(
 		src, nsrc, k->bw, rowbase, k->vis, k->level, k->pred, bmp_of(k, j), lvl, pf);
 	CU_TRY(cudaGetLastError());
-	if (any)
-		B2_TRY(pred_level(k, lvl));
 	/* the whole kernel, not wait_counts: its blocks may write the own
 	 * visited block into pinned memory that MPI sends next */
 	CU_TRY(cudaStreamSynchronize(k->st));

@@ -218,10 +218,6 @@ int cu_begin(void *p, int64_t root_k)
 		root_k >= 0 ? (uint64_t)root_k : none, k->ct.tmpcnt, k->g.C + CT_GATHER + 1, k->ct.lc,
 		2 * (k->g.C + 2), k->front_lists ? own_front_list(k, 1) : NULL);
 	CU_TRY(cudaGetLastError());
-	if (k->pd.plevel) { /* no peer row's level known yet (k_pred_local) */
-		CU_TRY(cudaMemsetAsync(k->pd.plevel, 0x7f, (size_t)k->b * 4, k->st));
-		CU_TRY(cudaMemsetAsync(counter(k, CT_REST), 0, 3 * 4, k->st));
-	}
 	B2_TRY(export_visited(k));
 	/* done before returning: in pull mode the column peers read the new
 	 * frontier bitmap once every rank's begin has returned */

@@ -1,16 +1,14 @@
 /* preds.cu — deferred predecessors (the paper's section 3.6): an owned
  * vertex the fold brought knows only the sender's grid column; after the
  * levels, one request and one answer round along the grid row (or a read
- * in place of the row peers' predecessors, or, 1x2, none: found from the
- * levels) turn those into global ids. */
+ * in place of the row peers' predecessors) turn those into global ids. */
 #include "common.cuh"
 
 /* Owned vertex x's global predecessor, from its level lv and (lv > 0) the
  * predecessor q the levels recorded for it: PRED_KNOWN with *p (-1:
  * unreached), PRED_ASK where q is only the sender's grid column (row peer
- * q & ~B2_PRED_REMOTE knows the local column), PRED_DONE where pred_local
- * has written it already (B2_PRED_RESOLVED). */
-enum { PRED_KNOWN, PRED_ASK, PRED_DONE };
+ * q & ~B2_PRED_REMOTE knows the local column). */
+enum { PRED_KNOWN, PRED_ASK };
 static __device__ __forceinline__ int decode_pred(int lv, uint32_t q, int64_t x, int64_t b,
                                                   int64_t R, int64_t i, int64_t j, int64_t *p)
 {
@@ -20,8 +18,6 @@ static __device__ __forceinline__ int decode_pred(int lv, uint32_t q, int64_t x,
 		*p = (j * R + i) * b + x;
 		return PRED_KNOWN;
 	}
-	if (q == B2_PRED_RESOLVED)
-		return PRED_DONE;
 	if (q & B2_PRED_REMOTE)
 		return PRED_ASK;
 	*p = j * b * R + q;
@@ -30,9 +26,9 @@ static __device__ __forceinline__ int decode_pred(int lv, uint32_t q, int64_t x,
 
 /* Deferred predecessors into global ids, the whole resolution in one pass:
  * peers.bmp[s][k], read in place from row peer s (CUDA IPC), is the local
- * column s recorded for owned vertex k (with C == 1 nothing is remote, and
- * after pred_local nothing unresolved: a remote one left with no peer to
- * read is counted in *unresolved, where not NULL, an internal error). */
+ * column s recorded for owned vertex k (with C == 1 nothing is remote: a
+ * remote one left with no peer to read is counted in *unresolved, where
+ * not NULL, an internal error). */
 __global__ void k_resolve(const int32_t *__restrict__ level, const uint32_t *__restrict__ pred,
                           Sources peers, int64_t b, int64_t R, int64_t i, int64_t j,
                           int64_t *__restrict__ out, unsigned *unresolved)
@@ -42,10 +38,7 @@ __global__ void k_resolve(const int32_t *__restrict__ level, const uint32_t *__r
 		const int lv = level[x];
 		const uint32_t q = lv > 0 ? pred[j * b + x] : 0;
 		int64_t p = -1;
-		const int d = decode_pred(lv, q, x, b, R, i, j, &p);
-		if (d == PRED_DONE)
-			continue;
-		if (d == PRED_ASK) {
+		if (decode_pred(lv, q, x, b, R, i, j, &p) == PRED_ASK) {
 			const int64_t s = q & ~B2_PRED_REMOTE;
 			if (s >= PULL_MAX || !peers.bmp[s]) { /* nothing to read: a bug */
 				if (unresolved)
@@ -54,179 +47,6 @@ __global__ void k_resolve(const int32_t *__restrict__ level, const uint32_t *__r
 				p = s * b * R + __ldcv(&peers.bmp[s][x]);
 		}
 		out[x] = p;
-	}
-}
-
-/* Rows t0 .. t0 + Q - 1 of own column [e0, e1) counted from the peer's end
- * (from the column's end where the peer's block lies above the own),
- * their loads issued together: 1 with *row the
- * first of a level below lv, 0 if none, -1 if the peer's rows [lo, hi)
- * ended among them (the column's rows ascend: no more are the peer's). */
-template <int Q>
-static __device__ __forceinline__ int peer_parent(const uint32_t *__restrict__ rowidx, uint64_t e0,
-                                                  uint64_t e1, bool from_end, int t0, int64_t lo,
-                                                  int64_t hi, const int32_t *__restrict__ plevel,
-                                                  int lv, uint32_t *row)
-{
-	uint32_t r[Q];
-	int pl[Q];
-	const uint64_t n = e1 - e0;
-#pragma unroll
-	for (int t = 0; t < Q; t++)
-		r[t] = (uint64_t)(t0 + t) < n ? __ldg(&rowidx[from_end ? e1 - 1 - (t0 + t) : e0 + t0 + t]) : 0;
-	bool in = true;
-#pragma unroll
-	for (int t = 0; t < Q; t++) {
-		in = in && (uint64_t)(t0 + t) < n && r[t] >= lo && r[t] < hi;
-		pl[t] = in ? __ldg(&plevel[r[t] - lo]) : INT_MAX;
-	}
-	int got = -1;
-#pragma unroll
-	for (int t = Q - 1; t >= 0; t--)
-		if (pl[t] < lv)
-			got = t;
-	if (got >= 0) {
-		*row = r[got];
-		return 1;
-	}
-	return in ? 0 : -1;
-}
-
-/* Rows of a column per k_pred_rest item (at least nnz / b, pred_level: see
- * cu_pred_local). */
-enum { PRED_CHUNK = 1024 };
-
-/* 1x2, every fold carrying the visited state (backend.h pred_local): a
- * vertex x of level L that the fold brought was found by the row peer from
- * a neighbour of level L - 1 in its block, and the own column x (R = 1:
- * all of x's neighbours, rows ascending) lists it: a peer row of a level
- * below L is one. plevel holds the peer rows' levels: those it carried,
- * and those found here (the update, level_word); unknown ones are 0x7f7f7f7f.
- * This runs per level L (= lvl, after its update) on a side stream while
- * the next levels run: those only raise plevel entries of rows of levels
- * above L, whichever value this reads, and write no level or predecessor
- * of a vertex of level L.
- * The first B2_PRED_SCAN peer rows are looked at here (the first two,
- * which mostly hold one, then the rest, so that the scattered level reads
- * are mostly two a vertex). Found: out[x], and pred marks x resolved. Not
- * found: the rest of the column goes to k_pred_rest in chunks of ch rows,
- * items (rest_x, rest_c) appended to nrest one atomic per warp
- * (warp-uniform loop: the warp's scan of the counts); block 0 zeroes the
- * next level's counter. */
-__global__ void k_pred_local(const int32_t *__restrict__ level, uint32_t *pred,
-                             const int32_t *__restrict__ plevel, const uint64_t *__restrict__ colptr,
-                             const uint32_t *__restrict__ rowidx, int64_t b, int64_t j,
-                             int64_t peer, int lvl,
-                             int64_t *__restrict__ out, uint64_t ch, uint32_t *rest_x,
-                             uint32_t *rest_c, unsigned *nrest, unsigned *nrest_next)
-{
-	enum { S = B2_PRED_SCAN, F = 2 };
-	const int lane = threadIdx.x & 31;
-	const int64_t lo = peer * b, hi = lo + b;
-	const bool from_end = peer > j;
-	if (blockIdx.x == 0 && threadIdx.x == 0)
-		*nrest_next = 0;
-	for (int64_t base = (int64_t)blockIdx.x * blockDim.x + (threadIdx.x & ~31); base < b;
-	     base += (int64_t)gridDim.x * blockDim.x) {
-		const int64_t x = base + lane;
-		unsigned nch = 0;
-		const int lv = x < b ? level[x] : 0;
-		const uint32_t q = lv == lvl ? pred[j * b + x] : 0;
-		/* brought by the fold; not resolved by a bottom-up step (own_rows) */
-		if ((q & B2_PRED_REMOTE) && q != B2_PRED_RESOLVED) {
-			const uint64_t e0 = colptr[x], e1 = colptr[x + 1];
-			uint32_t r = 0;
-			int got = peer_parent<F>(rowidx, e0, e1, from_end, 0, lo, hi, plevel, lv, &r);
-			if (got == 0)
-				got = peer_parent<S - F>(rowidx, e0, e1, from_end, F, lo, hi, plevel, lv, &r);
-			if (got == 1) {
-				out[x] = r; /* R = 1: local row r is global vertex r */
-				pred[j * b + x] = B2_PRED_RESOLVED;
-			} else if (got == 0) { /* got -1: no parent here; k_resolve says so */
-				nch = (unsigned)((e1 - e0 - S + ch - 1) / ch);
-			}
-		}
-		unsigned incl = nch;
-		for (int d = 1; d < 32; d <<= 1) {
-			const unsigned v = __shfl_up_sync(FULL, incl, d);
-			if (lane >= d)
-				incl += v;
-		}
-		unsigned at = 0;
-		if (lane == 31 && incl)
-			at = atomicAdd(nrest, incl);
-		at = __shfl_sync(FULL, at, 31) + incl - nch;
-		for (unsigned c = 0; c < nch; c++) {
-			rest_x[at + c] = (uint32_t)x;
-			rest_c[at + c] = c;
-		}
-	}
-}
-
-/* The rest: a warp per item, chunk c of x's column after the first
- * B2_PRED_SCAN rows (counted from the peer's end, as there), 32 * U rows a
- * step, their loads issued together. The first row of a level below L in
- * scan order of the step is x's predecessor; the chunks of one column run
- * at once, and a chunk stops at its next step once any has resolved x (so
- * a column of several chunks may get any of their finds: all are BFS
- * parents). A chunk also stops where the peer's rows end. */
-__global__ void __launch_bounds__(TPB)
-k_pred_rest(const uint32_t *__restrict__ rest_x, const uint32_t *__restrict__ rest_c,
-            const unsigned *nrest, const int32_t *__restrict__ level, uint32_t *pred,
-            const int32_t *__restrict__ plevel, const uint64_t *__restrict__ colptr,
-            const uint32_t *__restrict__ rowidx, int64_t b, int64_t j, int64_t peer, uint64_t ch,
-            int64_t *__restrict__ out, unsigned *total)
-{
-	enum { U = 8 };
-	const int lane = threadIdx.x & 31;
-	const int64_t lo = peer * b, hi = lo + b, n = *nrest;
-	const bool from_end = peer > j;
-	if (total && blockIdx.x == 0 && threadIdx.x == 0) /* for the trace */
-		atomicAdd(total, (unsigned)n);
-	for (int64_t it = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5; it < n;
-	     it += ((int64_t)gridDim.x * blockDim.x) >> 5) {
-		const uint32_t x = rest_x[it];
-		const int lv = level[x];
-		const uint64_t e0 = colptr[x], e1 = colptr[x + 1];
-		const uint64_t t0 = B2_PRED_SCAN + (uint64_t)rest_c[it] * ch;
-		const uint64_t end = t0 + ch < e1 - e0 ? t0 + ch : e1 - e0;
-		for (uint64_t t = t0; t < end; t += 32 * U) {
-			/* the resolved test's load goes with the rows' */
-			const unsigned done = lane == 0 && __ldcv(&pred[j * b + x]) == B2_PRED_RESOLVED;
-			uint32_t r[U];
-			bool ended = false;
-			unsigned best = ~0u;
-#pragma unroll
-			for (int u = 0; u < U; u++) {
-				const uint64_t q = t + (uint64_t)(u * 32 + lane);
-				r[u] = q < end ? __ldg(&rowidx[from_end ? e1 - 1 - q : e0 + q]) : (uint32_t)lo;
-			}
-			if (__shfl_sync(FULL, done, 0))
-				break;
-#pragma unroll
-			for (int u = 0; u < U; u++)
-				ended = ended || r[u] < lo || r[u] >= hi;
-			int pl[U];
-#pragma unroll
-			for (int u = 0; u < U; u++)
-				pl[u] = r[u] >= lo && r[u] < hi && t + (uint64_t)(u * 32 + lane) < end
-					? __ldg(&plevel[r[u] - lo]) : INT_MAX;
-#pragma unroll
-			for (int u = U - 1; u >= 0; u--)
-				if (pl[u] < lv)
-					best = (unsigned)(u * 32 + lane);
-			best = __reduce_min_sync(FULL, best);
-			if (best != ~0u) {
-				if ((int)(best & 31) == lane) {
-					out[x] = r[best >> 5];
-					__threadfence();
-					pred[j * b + x] = B2_PRED_RESOLVED;
-				}
-				break;
-			}
-			if (__any_sync(FULL, ended))
-				break;
-		}
 	}
 }
 
@@ -259,11 +79,9 @@ __global__ void k_pred_requests(const int32_t *__restrict__ level, const uint32_
 			const int lv = level[x];
 			const uint32_t q = lv > 0 ? pred[j * b + x] : 0;
 			int64_t p = -1;
-			const int d = decode_pred(lv, q, x, b, R, i, j, &p);
-			if (d == PRED_ASK)
+			if (decode_pred(lv, q, x, b, R, i, j, &p) == PRED_ASK)
 				s = q & ~B2_PRED_REMOTE;
-			if (d != PRED_DONE)
-				out[x] = p;
+			out[x] = p;
 		}
 		for (int c = 0; c < C; c++) {
 			if (c == j)
@@ -359,38 +177,6 @@ __global__ void k_pred_apply(const uint32_t *__restrict__ req, const uint32_t *_
 	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < n;
 	     x += (int64_t)gridDim.x * blockDim.x)
 		out[req[x]] = base + ans[x];
-}
-
-/* Where pred_local serves (cu_pred_local): after each level's update, the
- * predecessors of the level's vertices that the fold brought, from the
- * levels (k_pred_local, then the items it left to k_pred_rest), on the
- * side stream: they need only what this level and the ones before it
- * wrote, and run while the next levels' exchanges leave the GPU idle.
- * Nothing after a bottom-up step: on a grid of one row it finds only own
- * rows, their parents resolved (k_bottom_up), and the fold brings none. */
-int pred_level(cu_bk *k, int lvl)
-{
-	int error = 0;
-	if (!k->pd.side || k->step_dir == B2_BOTTOM_UP)
-		return 0;
-	uint64_t ch = (k->g.nnz + (uint64_t)k->b - 1) / (uint64_t)k->b;
-	ch = ch > (uint64_t)PRED_CHUNK ? ch : (uint64_t)PRED_CHUNK;
-	unsigned *nrest = counter(k, CT_REST + (lvl & 1));
-	uint32_t *rest_x = k->pd.rest, *rest_c = k->pd.rest + k->nr;
-	CU_TRY(cudaEventRecord(k->pd.lvl_done, k->st));
-	CU_TRY(cudaStreamWaitEvent(k->pd.side, k->pd.lvl_done, 0));
-	k_pred_local<<<blocks_for(k, k->b), TPB, 0, k->pd.side>>>(
-		k->level, k->pred, k->pd.plevel, k->gr.colptr, k->gr.rowidx, k->b, k->g.j, k->row_peer, lvl,
-		k->pd.pred64, ch,
-		rest_x, rest_c, nrest, counter(k, CT_REST + ((lvl + 1) & 1)));
-	CU_TRY(cudaGetLastError());
-	k_pred_rest<<<k->grid, TPB, 0, k->pd.side>>>(rest_x, rest_c, nrest, k->level, k->pred,
-	                                          k->pd.plevel, k->gr.colptr, k->gr.rowidx, k->b, k->g.j,
-	                                          k->row_peer, ch,
-	                                          k->pd.pred64, k->tm.ptrace ? counter(k, CT_REST_ALL) : NULL);
-	CU_TRY(cudaGetLastError());
-done:
-	return error;
 }
 
 /* dst = the ascending list of bitmap bmp's bits (bw words); deg and cumul,
@@ -607,8 +393,8 @@ int cu_pred_resolve(void *p, const b2_msg *in)
 	for (int c = 0; c < k->g.C && k->pe.peer[B2_DIR_FOLD]; c++)
 		if (c != j)
 			peers.bmp[c] = k->pe.peer_pred[c] + (size_t)j * (size_t)k->b;
-	/* after pred_local (a row not mapped) every remote one must be
-	 * resolved: counted; read in place (or C == 1) none can be left */
+	/* a row not mapped has no remote one left to read: counted; read in
+	 * place (or C == 1) none can be left */
 	unresolved = k->g.C > 1 && !k->pe.peer[B2_DIR_FOLD] ? counter(k, CT_UNRESOLVED) : NULL;
 	if (unresolved)
 		CU_TRY(cudaMemsetAsync(unresolved, 0, 4, k->st));
@@ -623,32 +409,6 @@ int cu_pred_resolve(void *p, const b2_msg *in)
 	if (unresolved && *(const unsigned *)k->ct.h_dsum)
 		return b2_err(B2_EFAIL_, "internal: %u predecessors neither resolved nor readable",
 		              *(const unsigned *)k->ct.h_dsum);
-done:
-	return error;
-}
-
-/* 1x2, every fold carried the visited state: the fold's predecessors from
- * the levels, all of them, found level by level on the side stream
- * (pred_level); here the levels' stream waits for that work. The rest
- * items per level: ceil((len - B2_PRED_SCAN) / ch) per vertex left, at
- * most b + nnz / ch <= 2b = nr of them with ch >= nnz / b. */
-int cu_pred_local(void *p)
-{
-	cu_bk *k = (cu_bk *)p;
-	int error = 0;
-	if (!k->pd.side)
-		return b2_err(B2_EFAIL_, "internal: predecessors from the levels on a %dx%d grid",
-		              k->g.R, k->g.C);
-	pmark_enter(k);
-	CU_TRY(cudaEventRecord(k->pd.side_done, k->pd.side));
-	CU_TRY(cudaStreamWaitEvent(k->st, k->pd.side_done, 0));
-	pmark(k, "side");
-	if (k->tm.ptrace && b2_rank == 0) { /* how many chunks the first scans left */
-		unsigned n = 0;
-		CU_TRY(cudaStreamSynchronize(k->pd.side));
-		CU_TRY(cudaMemcpy(&n, counter(k, CT_REST_ALL), 4, cudaMemcpyDeviceToHost));
-		fprintf(stderr, "pred rest %u chunks\n", n);
-	}
 done:
 	return error;
 }
