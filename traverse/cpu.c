@@ -83,8 +83,15 @@ static int both_orientations(cpu_bk *k, const b2_graph *g)
 	} else
 		B2_TRY(b2_transpose(g->col_ptr, g->row_idx, g->nnz, k->nc, k->nr, &k->row_ptr, &k->col_idx,
 		                    "bottom-up rows (CSR)"));
-	/* rows without a local edge can never find a parent here: bottom-up
-	 * steps skip them by the word */
+done:
+	return error;
+}
+
+/* Rows without a local edge can never find a parent here: bottom-up steps
+ * skip them by the word. */
+static int nonempty_rows(cpu_bk *k)
+{
+	int error = 0;
 	B2_TRY(b2_calloc(&k->nzrow, (size_t)b2_bmp_words(k->nr), 4, "bottom-up rows (CSR)"));
 	for (int64_t r = 0; r < k->nr; r++)
 		if (k->row_ptr[r + 1] > k->row_ptr[r])
@@ -121,6 +128,7 @@ static int cpu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 	if (o->bottom_up || g->rowmajor)
 		B2_TRY(both_orientations(k, g));
 	if (o->bottom_up) {
+		B2_TRY(nonempty_rows(k));
 		B2_TRY(b2_calloc(&k->fcol, (size_t)b2_bmp_words(k->nc), 4, "column frontier"));
 		B2_TRY(b2_calloc(&k->vsend, (size_t)k->bw, 4, "visited blocks"));
 		B2_TRY(b2_calloc(&k->vrecv, (size_t)g->C * (size_t)k->bw, 4, "visited blocks"));

@@ -104,7 +104,8 @@ int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 	if (g->C > 1) /* the answers to the predecessor requests */
 		need += (size_t)k->nr * 4;
 	if (g->rowmajor) /* the rows given, the CSC made: a cursor per column, and
-	                    the rows kept where no bottom-up step needs them */
+	                    the rows, freed after the CSC where no bottom-up step
+	                    needs them */
 		need += (size_t)(k->nc + 1) * 8 + (o->bottom_up ? 0 : g->nnz * 4 + (size_t)(k->nr + 1) * 8);
 	cudaMemGetInfo(&fre, &tot);
 	if (need > fre) {
@@ -181,6 +182,17 @@ int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 	}
 	if (g->rowmajor && (error = build_csc(k)))
 		goto done;
+	/* the rows given serve only bottom-up steps */
+	if (g->rowmajor && !o->bottom_up) {
+		cudaError_t e1 = cudaFree(k->gr.rowptr), e2 = cudaFree(k->gr.colidx);
+		k->gr.rowptr = NULL;
+		k->gr.colidx = NULL;
+		if (e1 != cudaSuccess || e2 != cudaSuccess) {
+			cudaGetLastError();
+			error = b2_err(B2_EFAIL_, "cannot free the rows given on GPU %d", o->device);
+			goto done;
+		}
+	}
 	if ((error = column_degree_max(k)))
 		goto done;
 	if (o->bottom_up) {
