@@ -2,7 +2,7 @@
 """bench/model.py — a performance model of bfs-gpu, fitted from BFS files.
 
     bench/model.py fit BFS.h5... [--holdout N] [--json OUT] [--tolerance 0.15]
-    bench/model.py extrapolate BFS.h5... [--gpus-per-node 4] [--net-bw B] [--net-lat S]
+    bench/model.py extrapolate BFS.h5... [--gpus-per-node 4] [--net-bw B] [--net-lat S] [--grids "16x1 4x4"]
 
 The time of one search is the sum over its steps of the local step, the
 exchanges before and after it and the termination test, plus the
@@ -47,7 +47,8 @@ each of the C - 1 row peers its discoveries, a bottom-up step without a
 carried state first sends the own visited block to the row peers, and a
 round among n ranks costs NET_LAT * ceil(log2 n) beyond its bytes. It
 prints, per grid, the predicted harmonic-mean GTEPS and the exchange that
-takes the most time."""
+takes the most time. --grids names other grids (16x1, 8x2 and 4x4 for
+four nodes of four GPUs, say) to compare the shapes a node count allows."""
 import argparse, json, math, os, sys
 import numpy as np
 import h5py
@@ -242,18 +243,42 @@ def bottom_up_growth(runs):
     return max(0.0, float(x @ y / (x @ x)))
 
 
-def extrapolate(prof, params, one, gpus_per_node, net_bw, net_lat, node_name, growth, lb=26):
-    """Predicted search time and the parts of it on the paper's grids.
-    node: the fitted costs within a node (bytes and rounds of the expand
-    and the fold, the termination per step, the predecessors' round)."""
+def paper_grids():
+    """The paper's shapes (C = R or 2R) of 1 to 4096 GPUs."""
+    out = []
+    for P in (1, 2, 4, 16, 64, 256, 1024, 4096):
+        lg = int(math.log2(P))
+        out.append((1 << (lg // 2), 1 << (lg - lg // 2)))
+    return out
+
+
+def parse_grids(text):
+    """"16x1 8x2 4x4" (spaces or commas) as [(R, C), ...]."""
+    out = []
+    for g in text.replace(",", " ").split():
+        try:
+            R, C = (int(x) for x in g.lower().split("x"))
+        except ValueError:
+            raise SystemExit("model.py: --grids: %r is not RxC" % g)
+        if R < 1 or C < 1:
+            raise SystemExit("model.py: --grids: %r has no ranks" % g)
+        out.append((R, C))
+    return out
+
+
+def extrapolate(prof, params, one, gpus_per_node, net_bw, net_lat, node_name, growth, lb=26, grids=None):
+    """Predicted search time and the parts of it on the given grids (the
+    paper's by default). node: the fitted costs within a node (bytes and
+    rounds of the expand and the fold, the termination per step, the
+    predecessors' round)."""
     loc, node = params["local"], params[node_name]
     b = 1 << lb
     rows = []
-    for P in (1, 2, 4, 16, 64, 256, 1024, 4096):
-        lg = int(math.log2(P))
-        R, C = 1 << (lg // 2), 1 << (lg - lg // 2)   # the paper's shapes: C = R or 2R
+    for R, C in grids or paper_grids():
         if R == 1 and C > 1:                         # searched as C x 1 (plan.h ROW_AS_COLUMN)
             R, C = C, 1
+        P = R * C
+        lg = math.log2(P)
         N = b * P
         t = {"local": 0.0, "expand": 0.0, "fold": 0.0, "visited": 0.0, "term": 0.0}
         bitmap = b / 8 + 4
@@ -294,7 +319,7 @@ def extrapolate(prof, params, one, gpus_per_node, net_bw, net_lat, node_name, gr
         total = sum(t.values()) + pred + rest["search"] + rest["steps_rest"] * steps
         nedge = one["nedge_per_vertex"] * N
         xs = {k: v for k, v in t.items() if k in ("expand", "fold", "visited", "term")}
-        rows.append((P, R, C, lg + lb, total, nedge / total * 1e-9, max(xs, key=xs.get) if P > 1 else "-",
+        rows.append((P, R, C, math.log2(N), total, nedge / total * 1e-9, max(xs, key=xs.get) if P > 1 else "-",
                      t["local"] / total))
     return rows
 
@@ -312,6 +337,8 @@ def main():
                     "a node (pull)")
     ap.add_argument("--per-gpu-scale", type=int, default=26, help="extrapolate: 2^this many vertices a GPU "
                     "(26; the paper's weak scaling used 21)")
+    ap.add_argument("--grids", help="extrapolate: these grids, e.g. \"16x1 8x2 4x4\" (default: the "
+                    "paper's, 1 to 4096 GPUs with C = R or 2R); a 1xC grid is searched as Cx1")
     ap.add_argument("--tolerance", type=float, default=0.15, help="fit: the largest error allowed on several GPUs")
     o = ap.parse_args()
     runs = [load(p) for p in o.files]
@@ -354,8 +381,9 @@ def main():
                  o.net_bw * 1e-9, o.net_lat * 1e6, os.path.basename(one["path"]), growth))
         print("%6s %7s %6s %12s %10s %10s  %s" % ("GPUs", "grid", "scale", "search ms", "GTEPS", "local %", "limited by"))
         for P, R, C, sc, tt, g, lim, lf in extrapolate(prof, params, extra, o.gpus_per_node, o.net_bw,
-                                                      o.net_lat, o.node_transport, growth, o.per_gpu_scale):
-            print("%6d %3dx%-3d %6d %12.3f %10.1f %9.0f%%  %s" % (P, R, C, sc, 1e3 * tt, g, 100 * lf, lim))
+                                                      o.net_lat, o.node_transport, growth, o.per_gpu_scale,
+                                                      parse_grids(o.grids) if o.grids else None):
+            print("%6d %3dx%-3d %6.3g %12.3f %10.1f %9.0f%%  %s" % (P, R, C, sc, 1e3 * tt, g, 100 * lf, lim))
     return 0 if worst <= o.tolerance else 1
 
 

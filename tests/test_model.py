@@ -184,6 +184,25 @@ R_.eq("model.py extrapolate: exit 0", p.returncode, 0)
 R_.eq("model.py extrapolate: the grids", [(int(a), int(b), int(c)) for a, b, c, *_ in rows],
       [(1, 1, 1), (2, 2, 1), (4, 2, 2), (16, 4, 4), (64, 8, 8), (256, 16, 16), (1024, 32, 32), (4096, 64, 64)])
 R_.check("model.py extrapolate: times positive", rows and all(float(x[4]) > 0 for x in rows), p.stdout[-300:])
+paper = {(int(a), int(b), int(c)): x[1] for a, b, c, *x in rows}
+
+# --grids: the grids named, in order (1xC searched as Cx1), each costed as
+# the paper's run costs it
+p = subprocess.run([sys.executable, MODEL, "extrapolate"] + [x[0] for x in runs] +
+                   ["--grids", "4x4, 16x1 1x4 4x1 2x2"], capture_output=True, text=True)
+got = re.findall(r"^\s+(\d+)\s+(\d+)x(\d+)\s+(\d+)\s+([\d.]+)\s+([\d.]+)", p.stdout, re.M)
+R_.eq("model.py extrapolate --grids: exit 0", p.returncode, 0)
+R_.eq("model.py extrapolate --grids: the grids named", [(int(a), int(b), int(c)) for a, b, c, *_ in got],
+      [(16, 4, 4), (16, 16, 1), (4, 4, 1), (4, 4, 1), (4, 2, 2)])
+if len(got) == 5:
+    R_.eq("model.py extrapolate --grids: 4x4 as in the paper's table", got[0][4], paper.get((16, 4, 4)))
+    R_.eq("model.py extrapolate --grids: 2x2 as in the paper's table", got[4][4], paper.get((4, 2, 2)))
+    R_.eq("model.py extrapolate --grids: 1x4 costs what 4x1 costs", got[2][4:], got[3][4:])
+    R_.check("model.py extrapolate --grids: 16x1 and 4x4 differ", got[0][4] != got[1][4], str(got[:2]))
+p = subprocess.run([sys.executable, MODEL, "extrapolate"] + [x[0] for x in runs] + ["--grids", "4x4 4y4"],
+                   capture_output=True, text=True)
+R_.check("model.py extrapolate --grids: a grid not RxC refused by name",
+         p.returncode != 0 and "'4y4'" in p.stderr, "exit %d: %s" % (p.returncode, p.stderr[-200:]))
 
 # a file of an older bfs-gpu (no per-rank records) is refused by name
 old = write(os.path.join(D, "old.h5"), 1, 2, "pull", np.ones((2, 6)) * 1e-3, 20, rank_records=False)
