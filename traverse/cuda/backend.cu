@@ -184,14 +184,11 @@ int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 		goto done;
 	/* the rows given serve only bottom-up steps */
 	if (g->rowmajor && !o->bottom_up) {
-		cudaError_t e1 = cudaFree(k->gr.rowptr), e2 = cudaFree(k->gr.colidx);
+		void *rows = k->gr.rowptr, *cols = k->gr.colidx;
 		k->gr.rowptr = NULL;
 		k->gr.colidx = NULL;
-		if (e1 != cudaSuccess || e2 != cudaSuccess) {
-			cudaGetLastError();
-			error = b2_err(B2_EFAIL_, "cannot free the rows given on GPU %d", o->device);
-			goto done;
-		}
+		CU_TRY(cudaFree(rows));
+		CU_TRY(cudaFree(cols));
 	}
 	if ((error = column_degree_max(k)))
 		goto done;

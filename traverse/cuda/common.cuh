@@ -582,6 +582,5 @@ int set_bits(cu_bk *k, const uint32_t *list, int64_t n, uint32_t at, uint32_t *d
 /* level.cu */
 int pull_events(cu_bk *k, int lvl);
 int wait_counts(cu_bk *k, const volatile unsigned long long *at, unsigned long long seq);
-/* preds.cu */
 
 #endif
