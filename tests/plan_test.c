@@ -230,13 +230,14 @@ static void test_device_messages(void)
 	b2_level_plan p = {.expand_in = ein};
 	b2_plan_state st;
 	/* 2x2, rank (0, 1) = MPI rank 1; root on rank 3 = (1, 1), its column
-	 * peer: a bitmap of 1 vertex from grid row 1, nothing from itself */
+	 * peer: a list of 1 vertex from grid row 1 (under the front-list cap,
+	 * 10 / 2 words), nothing from itself */
 	b2_plan_grid g = grid(2, 2, 0, 1, B2_BITMAP_AUTO, B2_DIRECTION_AUTO);
 	b2_run_plan r = b2_plan_run(&g, &PULL_CAPS);
 	b2_plan_counts c = {.lvl = 1, .own_front = 0, .front = 1, .root_rank = 3};
 	memset(&st, 0, sizeof st);
 	b2_plan_level(&g, &r, &st, &c, &p);
-	EQ("2x2 pull level 1: from row 1, a bitmap", ein[1].form, B2_FORM_BITMAP);
+	EQ("2x2 pull level 1: from row 1, a list", ein[1].form, B2_FORM_LIST);
 	EQ("2x2 pull level 1: from row 1, 1 vertex", ein[1].count, 1);
 	EQ("2x2 pull level 1: from itself, nothing", ein[0].form, B2_FORM_NONE);
 	EQ("2x2 pull level 1: own frontier, a bitmap of 0", p.expand_out.count, 0);
@@ -366,7 +367,7 @@ static void test_rules_off(void)
 }
 
 /* FRONT_LISTS: b = 2048 (64 bitmap words): a frontier of fewer than
- * 64 / 16 = 4 vertices goes as the list its owner's update wrote */
+ * 64 / 2 = 32 vertices goes as the list its owner's update wrote */
 static void test_front_lists(void)
 {
 	b2_msg_plan ein[4];
@@ -375,23 +376,24 @@ static void test_front_lists(void)
 	b2_plan_grid g = grid(2, 2, 1, 0, B2_BITMAP_AUTO, B2_DIRECTION_AUTO);
 	g.b = 2048;
 	g.N = 4 * 2048;
-	EQ("front list cap of b = 2048", b2_front_list_cap(g.b), 4);
+	EQ("front list cap of b = 2048", b2_front_list_cap(g.b), 32);
 	b2_run_plan r = b2_plan_run(&g, &PULL_CAPS);
 	EQ("2x2 pull: the updates write lists", r.front_lists, 1);
 	EQ("2x2 pull: the expand moves the short ones", r.expand_lists, B2_LISTS_SHORT);
 	/* rank (1, 0) = 2; its column peer (0, 0) = rank 0 */
-	const int64_t three[12] = {3, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0};
-	b2_plan_counts c = {.lvl = 2, .front = 8, .degree = 1, .per_rank = three};
+	const int64_t below[12] = {31, 0, 0, 0, 0, 0, 32, 0, 0, 0, 0, 0};
+	b2_plan_counts c = {.lvl = 2, .front = 63, .degree = 1, .per_rank = below};
 	memset(&st, 0, sizeof st);
 	b2_plan_level(&g, &r, &st, &c, &p);
-	EQ("2x2 pull lists: 3 from row 0, a list", ein[0].form, B2_FORM_LIST);
-	EQ("2x2 pull lists: 3 from row 0, 3 entries", ein[0].count, 3);
-	EQ("2x2 pull lists: own frontier of 5, a bitmap", p.expand_out.form, B2_FORM_BITMAP);
-	const int64_t four[12] = {4, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0};
-	c.per_rank = four;
+	EQ("2x2 pull lists: 31 from row 0, a list", ein[0].form, B2_FORM_LIST);
+	EQ("2x2 pull lists: 31 from row 0, 31 entries", ein[0].count, 31);
+	EQ("2x2 pull lists: own frontier of 32, a bitmap", p.expand_out.form, B2_FORM_BITMAP);
+	const int64_t at[12] = {32, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0};
+	c.per_rank = at;
+	c.front = 34;
 	memset(&st, 0, sizeof st);
 	b2_plan_level(&g, &r, &st, &c, &p);
-	EQ("2x2 pull lists: 4 from row 0, a bitmap", ein[0].form, B2_FORM_BITMAP);
+	EQ("2x2 pull lists: 32 from row 0, a bitmap", ein[0].form, B2_FORM_BITMAP);
 	EQ("2x2 pull lists: own frontier of 2, a list", p.expand_out.form, B2_FORM_LIST);
 	/* level 1: the root's rank's list of one */
 	c = (b2_plan_counts){.lvl = 1, .front = 1, .root_rank = 0};

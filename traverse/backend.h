@@ -43,10 +43,12 @@ typedef struct b2_msg {
 static inline int64_t b2_bmp_words(int64_t b) { return (b + 31) / 32; }
 
 /* Frontier lists the update writes (b2_bkrun.front_lists): the longest
- * one, a frontier of fewer vertices than this. One atomic a warp until it
- * is reached: a sixteenth of the bitmap's words keeps that cheap on a
- * dense level and still covers the sparse ones. */
-static inline int64_t b2_front_list_cap(int64_t b) { return b2_bmp_words(b) / 16; }
+ * one, a frontier of fewer vertices than this. Half the bitmap's words: a
+ * list half the bitmap's size still moves half the bytes, and spares the
+ * reader the bitmap's unpacking (the top-down level after a bottom-up one,
+ * whose frontier is a few per cent of the rows); the update stops adding
+ * to it (one atomic a block) once it is reached. */
+static inline int64_t b2_front_list_cap(int64_t b) { return b2_bmp_words(b) / 2; }
 /* Words a message buffer needs: a full list, a bitmap plus its count, or
  * (a grid row of two carrying the visited state, transport.h) two parts,
  * each at most a bitmap with its count word: the sender's discovery set

@@ -93,17 +93,23 @@ struct Zero {
 	int n;
 };
 
-/* Warp-level bitmap unpacking: the warp's 32 words, one per lane (word;
- * wb: the first one's index), popcounts scanned with shuffles, one atomic
- * on *counter for the warp's positions, which must start below cap (~0u:
- * no cap); then put(p, x) for each set bit x, at list position p. The
- * warp's non-empty words go one after the other, a lane per bit:
- * consecutive lanes write consecutive positions (coalesced), and the loads
- * put does for a word are issued together. */
+/* Block-level bitmap unpacking: the block's TPB words, one per thread
+ * (word; wb: the first index of the thread's warp's 32), popcounts scanned
+ * with shuffles and then across the warps, one atomic on *counter for the
+ * block's positions (one a warp was the hot spot: a 2^26-row bitmap is 65K
+ * warps on one counter); a warp's positions must start below cap (~0u: no
+ * cap, no test; a counter already at cap is not added to). Then put(p, x)
+ * for each set bit x, at list position p. A warp's non-empty words go one
+ * after the other, a lane per bit: consecutive lanes write consecutive
+ * positions (coalesced), and the loads put does for a word are issued
+ * together. Every thread of the block calls it, the same number of times. */
 template <class Put>
-static __device__ __forceinline__ void warp_unpack(uint32_t word, int64_t wb, int lane,
-                                                   unsigned *counter, unsigned cap, Put put)
+static __device__ __forceinline__ void block_unpack(uint32_t word, int64_t wb, unsigned *counter,
+                                                    unsigned cap, Put put)
 {
+	enum { NW = TPB / 32 };
+	__shared__ unsigned at[NW + 1]; /* the warps' offsets, the block's base */
+	const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
 	const unsigned c = __popc(word);
 	unsigned incl = c;
 #pragma unroll
@@ -112,14 +118,22 @@ static __device__ __forceinline__ void warp_unpack(uint32_t word, int64_t wb, in
 		if (lane >= d)
 			incl += y;
 	}
-	const unsigned total = __shfl_sync(FULL, incl, 31);
-	unsigned base = 0;
-	if (total == 0)
-		return;
-	if (lane == 0)
-		base = atomicAdd(counter, total);
-	base = __shfl_sync(FULL, base, 0);
-	if (cap != ~0u && base >= cap) /* ~0u: no cap, no test */
+	if (lane == 31)
+		at[warp] = incl;
+	__syncthreads();
+	if (threadIdx.x == 0) {
+		unsigned s = 0;
+		for (int q = 0; q < NW; q++) {
+			const unsigned t = at[q];
+			at[q] = s;
+			s += t;
+		}
+		at[NW] = !s ? 0 : cap != ~0u && __ldcg(counter) >= cap ? cap : atomicAdd(counter, s);
+	}
+	__syncthreads();
+	const unsigned base = at[NW] + at[warp];
+	__syncthreads(); /* at[] is the next call's */
+	if (__shfl_sync(FULL, incl, 31) == 0 || (cap != ~0u && base >= cap))
 		return;
 	const unsigned pos = base + incl - c;
 	for (unsigned nz = __ballot_sync(FULL, word != 0); nz; nz &= nz - 1) {

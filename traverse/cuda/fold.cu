@@ -108,19 +108,12 @@ struct PullFold {
 	unsigned fcap;
 };
 
-/* front_lists: word w of the new frontier (the warp's words x0 + lane) into
- * the next expand's list, while the list is short enough to go as one
- * (plan.h FRONT_LISTS); the whole warp calls it. Once it is too long,
- * one load a warp. */
+/* front_lists: word w of the new frontier (the block's words from x0 + lane
+ * of warp x0) into the next expand's list, while the list is short enough
+ * to go as one (plan.h FRONT_LISTS); the whole block calls it. */
 static __device__ __forceinline__ void front_list_word(uint32_t w, int64_t x0, const PullFold &pf)
 {
-	const int lane = threadIdx.x & 31;
-	if (!__any_sync(FULL, w != 0))
-		return;
-	unsigned n = lane == 0 ? __ldcg(pf.fcount) : 0;
-	if (__shfl_sync(FULL, n, 0) >= pf.fcap)
-		return;
-	warp_unpack(w, x0, lane, pf.fcount, pf.fcap, [&](unsigned p, uint32_t kk) {
+	block_unpack(w, x0, pf.fcount, pf.fcap, [&](unsigned p, uint32_t kk) {
 		if (p < pf.fcap)
 			pf.flist[p] = kk;
 	});
@@ -218,10 +211,11 @@ k_update_words(Sources src, int nsrc, int64_t nwords, uint32_t rowbase, uint32_t
 	}
 	if (pf.reset && blockIdx.x == 0 && threadIdx.x == 0)
 		*pf.reset = 0;
-	/* warp-uniform loop: level_word below takes the whole warp */
-	for (int64_t x0 = (int64_t)blockIdx.x * blockDim.x + (threadIdx.x & ~31); x0 < nwords;
-	     x0 += (int64_t)gridDim.x * blockDim.x) {
-		const int64_t x = x0 + (threadIdx.x & 31);
+	/* block-uniform loop: level_word takes the whole warp, front_list_word
+	 * the whole block */
+	for (int64_t b0 = (int64_t)blockIdx.x * blockDim.x; b0 < nwords;
+	     b0 += (int64_t)gridDim.x * blockDim.x) {
+		const int64_t x0 = b0 + (threadIdx.x & ~31), x = x0 + (threadIdx.x & 31);
 		if (pf.carry) /* the peer's rows: other threads' words may share the ends */
 			carry_word(x < nwords ? __ldcv(&pf.carry[x]) : 0, x, pf.carry_base, vis, NULL);
 		/* rows rowbase + 32x + bit: bit sh + bit of v */

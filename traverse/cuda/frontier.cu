@@ -35,7 +35,7 @@ struct Lists {
 };
 
 /* Bitmap blockIdx.y of src, indices + its tag, into out's list y
- * (warp_unpack), with the columns' degrees where deg is given. A bitmap
+ * (block_unpack), with the columns' degrees where deg is given. A bitmap
  * may be a peer GPU's (device levels): read uncached (ld.cv). */
 __global__ void k_unpack(Sources src, int64_t nwords, Lists out, uint64_t *__restrict__ deg,
                          const uint64_t *__restrict__ colptr, Zero z)
@@ -44,20 +44,19 @@ __global__ void k_unpack(Sources src, int64_t nwords, Lists out, uint64_t *__res
 	unsigned *const counter = out.ctr[blockIdx.y];
 	const uint32_t *bmp = src.bmp[blockIdx.y];
 	const uint32_t off = src.tag[blockIdx.y];
-	const int lane = threadIdx.x & 31;
 	const int64_t stride = (int64_t)gridDim.x * blockDim.x;
 	if (blockIdx.y != 0)
 		z.n = 0;
-	for (int64_t wb = (int64_t)blockIdx.x * blockDim.x + (threadIdx.x & ~31); wb < nwords;
-	     wb += stride) {
-		int64_t w = wb + lane;
+	/* block-uniform loop: block_unpack takes the whole block */
+	for (int64_t b0 = (int64_t)blockIdx.x * blockDim.x; b0 < nwords; b0 += stride) {
+		const int64_t w = b0 + threadIdx.x;
 		uint32_t word = w < nwords ? __ldcv(&bmp[w]) : 0;
 		for (int c = 0; c < z.n && w < nwords; c++) {
 			z.at[c * z.w1 + w] = 0;
 			if (w == 0)
 				z.at[c * z.w1 + nwords] = 0;
 		}
-		warp_unpack(word, wb, lane, counter, ~0u, [&](unsigned p, uint32_t x) {
+		block_unpack(word, w - (threadIdx.x & 31), counter, ~0u, [&](unsigned p, uint32_t x) {
 			put_col(dst, deg, colptr, p, x + off);
 		});
 	}

@@ -84,7 +84,7 @@ struct LevelEnd {
 };
 
 /* The step's counts: out[c] = vertices in discovery bitmap c (blockIdx.y =
- * c, bitmaps bw1 words apart), counted by the unpacking's per-warp scan and
+ * c, bitmaps bw1 words apart), counted by the unpacking's per-block scan and
  * atomic, each fold message's indices written to its list on the way (so
  * that no second pass reads the bitmap); out[nc] += the tuple degrees of
  * those in the own column's (c == j: the new frontier; tdeg NULL: not
@@ -97,7 +97,7 @@ __global__ void k_level_end(const uint32_t *__restrict__ bmp, int64_t bw, uint64
 	typedef cub::BlockReduce<unsigned long long, TPB> BR;
 	__shared__ typename BR::TempStorage tmp;
 	__shared__ bool last;
-	const int c = blockIdx.y, lane = threadIdx.x & 31;
+	const int c = blockIdx.y;
 	const uint32_t *m = bmp + c * bw1;
 	unsigned *const counter = e.ctr + c;
 	uint32_t *const dst = e.lists && (c != j || e.own_list) ? e.lists + c * e.b : NULL;
@@ -106,9 +106,9 @@ __global__ void k_level_end(const uint32_t *__restrict__ bmp, int64_t bw, uint64
 	if (blockIdx.x == 0 && c == 0)
 		for (int x = threadIdx.x; x < e.nnext; x += blockDim.x)
 			e.next[x] = 0;
-	for (int64_t wb = (int64_t)blockIdx.x * blockDim.x + (threadIdx.x & ~31); wb < bw;
-	     wb += stride) {
-		const int64_t w = wb + lane;
+	/* block-uniform loop: block_unpack takes the whole block */
+	for (int64_t b0 = (int64_t)blockIdx.x * blockDim.x; b0 < bw; b0 += stride) {
+		const int64_t w = b0 + threadIdx.x;
 		const uint32_t word = w < bw ? __ldg(&m[w]) : 0;
 		if (c == j && tdeg)
 			for (uint32_t v = word; v; v &= v - 1)
@@ -117,7 +117,7 @@ __global__ void k_level_end(const uint32_t *__restrict__ bmp, int64_t bw, uint64
 			cnt += __popc(word);
 			continue;
 		}
-		warp_unpack(word, wb, lane, counter, e.cap, [&](unsigned p, uint32_t x) {
+		block_unpack(word, w - (threadIdx.x & 31), counter, e.cap, [&](unsigned p, uint32_t x) {
 			if (p < e.cap)
 				dst[p] = x;
 		});
