@@ -61,7 +61,8 @@
 #
 # Environment: BIN (programs, default bin/), MPIEXEC (mpiexec), WORK (graphs and
 # results, default /tmp/b2bench), GEN_NP (ranks for rmat-gen), PART_NP (for
-# partition2d, default GEN_NP),
+# partition2d, default GEN_NP), PART_MEM (partition2d --mem a rank: large enough,
+# nothing spills to disk beside the output; default partition2d's),
 # NROOTS (64), EF (16), REPS (1: runs of each row, one line each; report the median),
 # LEVELS (1: per-level tables of auto runs), ROOTS (--roots: any or
 # largest-component; the runs' root rule, printed by the summary),
@@ -96,7 +97,7 @@ part() {
   if [ ! -e "$f" ]; then
     e=$(gen "$1")
     local t0=$SECONDS
-    mpi "$PART_NP" "$BIN/partition2d" -q --grid "$2" "$e" -o "$f" >&2
+    mpi "$PART_NP" "$BIN/partition2d" -q --grid "$2" ${PART_MEM:+--mem "$PART_MEM"} "$e" -o "$f" >&2
     echo "# partition2d scale $1 grid $2: $((SECONDS - t0)) s on $PART_NP ranks" >&2
   fi
   echo "$f"
