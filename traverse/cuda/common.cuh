@@ -338,6 +338,7 @@ struct cu_bk {
 	b2_bkopts o;
 	int64_t b, bw, nr, nc, slotw;
 	int nsm, grid;
+	int bu_evict_first;  /* the bottom-up step's neighbour loads evict-first in L2 */
 	cudaStream_t st;
 	uint32_t *vis;       /* the visited bitmap over local rows (vis_words) */
 	uint32_t *pred;      /* [nr] the local rows' predecessors (local columns) */
