@@ -443,6 +443,20 @@ static void test_as_column(void)
 	EQ("rule names: row-as-column", b2_rule_bit("row-as-column"), B2_RULE_ROW_AS_COLUMN);
 }
 
+/* The bottom-up step's L2 hint, on an H100/H200's 50 MiB L2: a 4x1 column
+ * frontier at 2^26 vertices a GPU (2^28 columns, 32 MiB) takes it; 2x2's
+ * (16 MiB) and 1x1's (8 MiB) do not; nor an unknown L2. */
+static void test_bottom_up_evict_first(void)
+{
+	const int64_t l2 = 50 << 20;
+	EQ("4x1 s28 frontier, 32 MiB", b2_bottom_up_evict_first(b2_bmp_words((int64_t)1 << 28) * 4, l2), 1);
+	EQ("2x2 s28 frontier, 16 MiB", b2_bottom_up_evict_first(b2_bmp_words((int64_t)1 << 27) * 4, l2), 0);
+	EQ("1x1 s26 frontier, 8 MiB", b2_bottom_up_evict_first(b2_bmp_words((int64_t)1 << 26) * 4, l2), 0);
+	EQ("half the L2 exactly", b2_bottom_up_evict_first(l2 / 2, l2), 0);
+	EQ("a byte over half", b2_bottom_up_evict_first(l2 / 2 + 1, l2), 1);
+	EQ("L2 size unknown", b2_bottom_up_evict_first(l2, 0), 0);
+}
+
 int main(void)
 {
 	test_form();
@@ -453,6 +467,7 @@ int main(void)
 	test_message_levels();
 	test_rules_off();
 	test_front_lists();
+	test_bottom_up_evict_first();
 	test_as_column();
 	return failed;
 }

@@ -49,6 +49,15 @@ static inline int64_t b2_bmp_words(int64_t b) { return (b + 31) / 32; }
  * whose frontier is a few per cent of the rows); the update stops adding
  * to it (one atomic a block) once it is reached. */
 static inline int64_t b2_front_list_cap(int64_t b) { return b2_bmp_words(b) / 2; }
+/* Whether the bottom-up step loads the neighbour lists as L2's first to
+ * evict: when the column frontier (fcol_bytes, read at random) is over
+ * half the L2 cache, the lists streaming through would otherwise push it
+ * out. Below that, the hint only costs (1x1 and 2x2 at 2^26 vertices a
+ * GPU); above, it gains (4x1). */
+static inline int b2_bottom_up_evict_first(int64_t fcol_bytes, int64_t l2_bytes)
+{
+	return l2_bytes > 0 && fcol_bytes > l2_bytes / 2;
+}
 /* Words a message buffer needs: a full list, a bitmap plus its count, or
  * (a grid row of two carrying the visited state, transport.h) two parts,
  * each at most a bitmap with its count word: the sender's discovery set

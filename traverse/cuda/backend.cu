@@ -77,6 +77,7 @@ int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 	}
 	k->nsm = prop.multiProcessorCount;
 	k->grid = k->nsm * (2048 / TPB);
+	k->bu_evict_first = b2_bottom_up_evict_first(b2_bmp_words(k->nc) * 4, prop.l2CacheSize);
 	k->tm.ptrace = o->trace;
 	if ((error = expand_grids(k)))
 		goto done;

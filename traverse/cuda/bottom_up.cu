@@ -85,20 +85,29 @@ struct BottomUpArgs {
 	StepEnd end;
 };
 
-/* A row's neighbours nb[e0 .. e1) in order, BU_K at a time (their loads,
- * then their frontier words, in flight together), up to the first whose
- * bit(u) (a word whose bit 0 says) is set: 1 with *parent = that
- * neighbour; *seen += the neighbours looked at. */
-template <class Bit>
-static __device__ __forceinline__ bool first_parent(const uint32_t *__restrict__ nb, uint64_t e0,
-                                                    uint64_t e1, uint32_t pad, Bit bit,
-                                                    uint32_t *parent, unsigned long long *seen)
+/* A neighbour's load that L2 evicts first: the neighbour lists stream
+ * through once, and would otherwise push out the column frontier */
+static __device__ __forceinline__ uint32_t ld_evict_first(const uint32_t *p, uint64_t policy)
+{
+	uint32_t v;
+	asm("ld.global.nc.L2::cache_hint.u32 %0, [%1], %2;" : "=r"(v) : "l"(p), "l"(policy));
+	return v;
+}
+
+/* A row's neighbours nb(e) for e in [e0, e1) in order, BU_K at a time
+ * (their loads, then their frontier words, in flight together), up to the
+ * first whose bit(u) (a word whose bit 0 says) is set: 1 with *parent =
+ * that neighbour; *seen += the neighbours looked at. */
+template <class Nb, class Bit>
+static __device__ __forceinline__ bool first_parent(Nb nb, uint64_t e0, uint64_t e1, uint32_t pad,
+                                                    Bit bit, uint32_t *parent,
+                                                    unsigned long long *seen)
 {
 	for (uint64_t e = e0; e < e1; e += BU_K) {
 		uint32_t uu[BU_K], fw[BU_K];
 #pragma unroll
 		for (int q = 0; q < BU_K; q++)
-			uu[q] = e + q < e1 ? __ldg(&nb[e + q]) : pad;
+			uu[q] = e + q < e1 ? nb(e + q) : pad;
 #pragma unroll
 		for (int q = 0; q < BU_K; q++)
 			fw[q] = e + q < e1 ? bit(uu[q]) : 0;
@@ -121,7 +130,9 @@ static __device__ __forceinline__ bool first_parent(const uint32_t *__restrict__
  * rows, a row per lane); each unvisited row scans its neighbours for one in
  * the column frontier and stops at the first. The warp alone writes its
  * visited word (no atomic); discoveries go to the same bitmaps as
- * top-down's. */
+ * top-down's. EVICT_FIRST: the neighbour loads are evicted from L2 first
+ * (b2_bottom_up_evict_first). */
+template <bool EVICT_FIRST>
 __global__ void __launch_bounds__(TPB) k_bottom_up(BottomUpArgs a)
 {
 	typedef cub::BlockReduce<unsigned long long, TPB> BR;
@@ -130,6 +141,9 @@ __global__ void __launch_bounds__(TPB) k_bottom_up(BottomUpArgs a)
 	const int64_t nw = (a.nr + 31) / 32;
 	const int64_t wstride = ((int64_t)gridDim.x * blockDim.x) >> 5;
 	unsigned long long seen = 0;
+	uint64_t policy = 0;
+	if (EVICT_FIRST)
+		asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
 	for (int64_t w = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5; w < nw;
 	     w += wstride) {
 		/* rows without local edges cannot find a parent here: never load
@@ -141,9 +155,12 @@ __global__ void __launch_bounds__(TPB) k_bottom_up(BottomUpArgs a)
 		bool found = false;
 		uint32_t u = 0;
 		if (todo >> lane & 1) {
-			found = first_parent(a.colidx, __ldg(&a.rowptr[r]), __ldg(&a.rowptr[r + 1]), 0,
-			                     [&](uint32_t c) { return __ldg(&a.fcol[c >> 5]) >> (c & 31); },
-			                     &u, &seen);
+			found = first_parent(
+			        [&](uint64_t e) {
+				        return EVICT_FIRST ? ld_evict_first(&a.colidx[e], policy) : __ldg(&a.colidx[e]);
+			        },
+			        __ldg(&a.rowptr[r]), __ldg(&a.rowptr[r + 1]), 0,
+			        [&](uint32_t c) { return __ldg(&a.fcol[c >> 5]) >> (c & 31); }, &u, &seen);
 		}
 		const uint32_t mask = __ballot_sync(FULL, found);
 		if (lane == 0 && mask)
@@ -352,7 +369,10 @@ int bottom_up(cu_bk *k, int lvl, int set, const uint32_t *fcol)
 	a.nr = k->nr; a.b = (uint32_t)k->b; a.j = (uint32_t)k->g.j;
 	a.bw1 = (uint64_t)(k->bw + 1); a.lvl = lvl; a.examined = k->ct.lcur + k->g.C + 1;
 	a.end = step_end_args(k);
-	k_bottom_up<<<blocks_for(k, b2_bmp_words(k->nr) * 32), TPB, 0, k->st>>>(a);
+	if (k->bu_evict_first)
+		k_bottom_up<true><<<blocks_for(k, b2_bmp_words(k->nr) * 32), TPB, 0, k->st>>>(a);
+	else
+		k_bottom_up<false><<<blocks_for(k, b2_bmp_words(k->nr) * 32), TPB, 0, k->st>>>(a);
 	CU_TRY(cudaGetLastError());
 done:
 	return error;

@@ -94,7 +94,7 @@ struct Zero {
 };
 
 /* Block-level bitmap unpacking: the block's TPB words, one per thread
- * (word; wb: the first index of the thread's warp's 32), popcounts scanned
+ * (word, at index w; a warp's 32 consecutive), popcounts scanned
  * with shuffles and then across the warps, one atomic on *counter for the
  * block's positions (one a warp was the hot spot: a 2^26-row bitmap is 65K
  * warps on one counter); a warp's positions must start below cap (~0u: no
@@ -104,7 +104,7 @@ struct Zero {
  * positions (coalesced), and the loads put does for a word are issued
  * together. Every thread of the block calls it, the same number of times. */
 template <class Put>
-static __device__ __forceinline__ void block_unpack(uint32_t word, int64_t wb, unsigned *counter,
+static __device__ __forceinline__ void block_unpack(uint32_t word, int64_t w, unsigned *counter,
                                                     unsigned cap, Put put)
 {
 	enum { NW = TPB / 32 };
@@ -136,6 +136,7 @@ static __device__ __forceinline__ void block_unpack(uint32_t word, int64_t wb, u
 	if (__shfl_sync(FULL, incl, 31) == 0 || (cap != ~0u && base >= cap))
 		return;
 	const unsigned pos = base + incl - c;
+	const int64_t wb = w - lane; /* the warp's first word */
 	for (unsigned nz = __ballot_sync(FULL, word != 0); nz; nz &= nz - 1) {
 		const int src_lane = __ffs(nz) - 1;
 		const uint32_t wd = __shfl_sync(FULL, word, src_lane);
@@ -337,6 +338,7 @@ struct cu_bk {
 	b2_bkopts o;
 	int64_t b, bw, nr, nc, slotw;
 	int nsm, grid;
+	int bu_evict_first;  /* the bottom-up step's neighbour loads evict-first in L2 */
 	cudaStream_t st;
 	uint32_t *vis;       /* the visited bitmap over local rows (vis_words) */
 	uint32_t *pred;      /* [nr] the local rows' predecessors (local columns) */

@@ -108,12 +108,12 @@ struct PullFold {
 	unsigned fcap;
 };
 
-/* front_lists: word w of the new frontier (the block's words from x0 + lane
- * of warp x0) into the next expand's list, while the list is short enough
- * to go as one (plan.h FRONT_LISTS); the whole block calls it. */
-static __device__ __forceinline__ void front_list_word(uint32_t w, int64_t x0, const PullFold &pf)
+/* front_lists: word x of the new frontier, w, into the next expand's list,
+ * while the list is short enough to go as one (plan.h FRONT_LISTS); the
+ * whole block calls it. */
+static __device__ __forceinline__ void front_list_word(uint32_t w, int64_t x, const PullFold &pf)
 {
-	block_unpack(w, x0, pf.fcount, pf.fcap, [&](unsigned p, uint32_t kk) {
+	block_unpack(w, x, pf.fcount, pf.fcap, [&](unsigned p, uint32_t kk) {
 		if (p < pf.fcap)
 			pf.flist[p] = kk;
 	});
@@ -215,7 +215,7 @@ k_update_words(Sources src, int nsrc, int64_t nwords, uint32_t rowbase, uint32_t
 	 * the whole block */
 	for (int64_t b0 = (int64_t)blockIdx.x * blockDim.x; b0 < nwords;
 	     b0 += (int64_t)gridDim.x * blockDim.x) {
-		const int64_t x0 = b0 + (threadIdx.x & ~31), x = x0 + (threadIdx.x & 31);
+		const int64_t x = b0 + threadIdx.x;
 		if (pf.carry) /* the peer's rows: other threads' words may share the ends */
 			carry_word(x < nwords ? __ldcv(&pf.carry[x]) : 0, x, pf.carry_base, vis, NULL);
 		/* rows rowbase + 32x + bit: bit sh + bit of v */
@@ -256,7 +256,7 @@ k_update_words(Sources src, int nsrc, int64_t nwords, uint32_t rowbase, uint32_t
 				total += __popc(fbmp[x]);
 		}
 		if (pf.flist) /* the whole warp: thread x's word is final */
-			front_list_word(x < nwords ? fbmp[x] : 0, x0, pf);
+			front_list_word(x < nwords ? fbmp[x] : 0, x, pf);
 	}
 	if (!pf.count)
 		return;

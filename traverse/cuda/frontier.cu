@@ -56,7 +56,7 @@ __global__ void k_unpack(Sources src, int64_t nwords, Lists out, uint64_t *__res
 			if (w == 0)
 				z.at[c * z.w1 + nwords] = 0;
 		}
-		block_unpack(word, w - (threadIdx.x & 31), counter, ~0u, [&](unsigned p, uint32_t x) {
+		block_unpack(word, w, counter, ~0u, [&](unsigned p, uint32_t x) {
 			put_col(dst, deg, colptr, p, x + off);
 		});
 	}

@@ -117,7 +117,7 @@ __global__ void k_level_end(const uint32_t *__restrict__ bmp, int64_t bw, uint64
 			cnt += __popc(word);
 			continue;
 		}
-		block_unpack(word, w - (threadIdx.x & 31), counter, e.cap, [&](unsigned p, uint32_t x) {
+		block_unpack(word, w, counter, e.cap, [&](unsigned p, uint32_t x) {
 			if (p < e.cap)
 				dst[p] = x;
 		});
