@@ -96,8 +96,8 @@ struct Zero {
 /* Block-level bitmap unpacking: the block's TPB words, one per thread
  * (word, at index w; a warp's 32 consecutive), popcounts scanned
  * with shuffles and then across the warps, one atomic on *counter for the
- * block's positions (one a warp was the hot spot: a 2^26-row bitmap is 65K
- * warps on one counter); a warp's positions must start below cap (~0u: no
+ * block's positions (not one a warp: a 2^26-row bitmap is 65K warps, all
+ * on one counter); a warp's positions must start below cap (~0u: no
  * cap, no test; a counter already at cap is not added to). Then put(p, x)
  * for each set bit x, at list position p. A warp's non-empty words go one
  * after the other, a lane per bit: consecutive lanes write consecutive

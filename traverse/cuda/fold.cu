@@ -255,7 +255,7 @@ k_update_words(Sources src, int nsrc, int64_t nwords, uint32_t rowbase, uint32_t
 			if (pf.count)
 				total += __popc(fbmp[x]);
 		}
-		if (pf.flist) /* the whole warp: thread x's word is final */
+		if (pf.flist) /* the whole block: thread x's word is final */
 			front_list_word(x < nwords ? fbmp[x] : 0, x, pf);
 	}
 	if (!pf.count)
