@@ -20,7 +20,7 @@
  * report, each as print_json writes it. */
 static const char *const opt_keys[] = {"backend", "variant", "direction", "alpha", "beta", "bitmap",
                                        "exchange", "roots_from", "nroots", "seed", "warmup",
-                                       "edges_per_thread", "threads_per_rank"};
+                                       "edges_per_thread", "threads_per_rank", "evict_first"};
 #define NOPTK ((int)(sizeof opt_keys / sizeof opt_keys[0]))
 
 typedef struct brun {
@@ -292,7 +292,8 @@ static int run_opt(char *v, size_t n, const run *r, int i)
 	             : -2;
 	const char *sv = !strcmp(k, "backend") ? r->backend : !strcmp(k, "variant") ? r->variant
 	                 : !strcmp(k, "direction") ? r->direction : !strcmp(k, "bitmap") ? r->bitmap
-	                 : !strcmp(k, "exchange") ? r->exchange : !strcmp(k, "roots_from") ? r->roots_from : NULL;
+	                 : !strcmp(k, "exchange") ? r->exchange : !strcmp(k, "roots_from") ? r->roots_from
+	                 : !strcmp(k, "evict_first") ? r->evict_first : NULL;
 	v[0] = 0;
 	if (iv >= 0)
 		snprintf(v, n, "%lld", (long long)iv);

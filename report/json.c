@@ -142,6 +142,7 @@ int print_json(FILE *f, run *runs, int nruns)
 		jfield(f, "label"); jstr(f, r->label);
 		jfield(f, "variant"); jstr_or_null(f, r->variant);
 		jfield(f, "rules_off"); jstr_or_null(f, r->rules_off);
+		jfield(f, "evict_first"); jstr_or_null(f, r->evict_first);
 		jfield(f, "options_tag"); jstr(f, r->tag);
 		jfield(f, "num_vertices"); fprintf(f, "%lld", (long long)r->N);
 		jfield(f, "num_input_edges"); fprintf(f, "%lld", (long long)r->M);

@@ -64,6 +64,8 @@ void run_make_label(run *r)
 			snprintf(v, sizeof v, "%lld", (long long)r->ept), add(t, n, "ept", v);
 		if (r->rules_off && r->rules_off[0])
 			add(t, n, "rules-off", r->rules_off);
+		if (cuda && r->evict_first && strcmp(r->evict_first, "auto"))
+			add(t, n, "evict-first", r->evict_first);
 	}
 	snprintf(r->label, sizeof r->label, "%s %lldx%lld %s%s%s", r->graph, (long long)r->rows,
 	         (long long)r->cols, r->backend, t[0] ? " " : "", t);

@@ -265,6 +265,7 @@ int run_load_bfs(run *r, const char *path)
 	B2_TRY(b2_attr_opt_str(&r->bitmap, f, "bitmap", path));
 	B2_TRY(b2_attr_opt_str(&r->variant, f, "variant", path));
 	B2_TRY(b2_attr_opt_str(&r->rules_off, f, "rules_off", path));
+	B2_TRY(b2_attr_opt_str(&r->evict_first, f, "evict_first", path));
 	B2_TRY(b2_attr_opt_str(&r->grid_searched, f, "grid_searched", path));
 	B2_TRY(opt_finite(&r->alpha, f, "alpha", path));
 	B2_TRY(opt_finite(&r->beta, f, "beta", path));
@@ -626,6 +627,7 @@ void run_free(run *r)
 	free(r->u_time); free(r->u_nedge); free(r->u_teps); free(r->frontier_mean);
 	free(r->ldir); free(r->lexam); free(r->expdir); free(r->dir_bu); free(r->roots_from);
 	free(r->run_id); free(r->v_run_id); free(r->direction); free(r->bitmap); free(r->variant); free(r->rules_off);
+	free(r->evict_first);
 	free(r->grid_searched);
 	ranks_free(r);
 	for (int i = 0; i < NPROV; i++) {

@@ -59,6 +59,7 @@ typedef struct run {
 	int64_t oversubscribed, ranks_per_node, cores_per_node; /* -1: not recorded */
 	char *variant;             /* bfs-gpu --variant ("" none; NULL not recorded) */
 	char *rules_off;           /* bfs-gpu --rule-off, names joined by '+' ("" none; NULL not recorded) */
+	char *evict_first;         /* bfs-gpu --evict-first (NULL not recorded) */
 	char *grid_searched;       /* the grid the search ran as, "RxC" (NULL not recorded) */
 	int64_t threads_per_rank;  /* -1: not recorded */
 	int64_t nkept;             /* rows of /kept; -1 when absent */

@@ -10,7 +10,8 @@ thread, every --direction (auto, top-down, bottom-up) and every --transport
 (auto, pull, ipc, nccl, mpi, and NCCL forced onto its socket transport)
 crossed give the same levels, with the `exchange` attribute naming the
 transport; so does the level plan with its special rules off (--rule-off:
-all, and each that applies to the grid, over pull and mpi); a named transport that cannot serve (pull or nccl with GPUs
+all, and each that applies to the grid, over pull and mpi), and the
+bottom-up step with its loads evict-first and not (--evict-first on, off); a named transport that cannot serve (pull or nccl with GPUs
 shared) exits 2; too little device memory (memory held by another process) exits 4
 with what is needed and free, and leaves no output. Device levels' phase times: 0 exactly
 for the exchanges a grid side does not have, and each rank's level phases
@@ -193,6 +194,12 @@ for g in [] if SHARED_ONLY else graphs[:1] if QUICK else graphs:
         same("%s %dx%d cuda levels == cpu levels" % (g.name, R, C), cu, cp)
         for d in ("top-down", "bottom-up"):
             same("%s %dx%d cuda --direction %s == cpu" % (g.name, R, C, d), run(g, R, C, "cuda", "--direction", d), cp)
+        # the bottom-up step's neighbour loads evict-first (on at any size
+        # here; auto gives it only where the frontier is over half the L2)
+        for ev in ("on", "off"):
+            for d in ("auto", "bottom-up"):
+                same("%s %dx%d cuda --evict-first %s --direction %s == cpu" % (g.name, R, C, ev, d),
+                     run(g, R, C, "cuda", "--evict-first", ev, "--direction", d), cp)
         own = R * C <= ngpu  # a GPU per rank: every transport
         if R * C == 1:  # no exchange; pull names device levels (one host wait a level)
             for d in ("auto", "top-down", "bottom-up"):

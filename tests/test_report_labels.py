@@ -82,6 +82,17 @@ js = json.loads(report(*sum(via.values(), []), "--format", "json").stdout)["runs
 R.eq("labels_name_the_transport_unless_pull", [r["label"] for r in js],
      ["g 2x2 cuda", "g 2x2 cuda transport=nccl", "g 2x2 cuda transport=mpi", "g 2x2 cuda transport=ipc"])
 
+# ---- --evict-first: a CUDA run that forced it reads apart; auto is the default ------------------------
+ev = {}
+for v in ("auto", "on", "off"):
+    ev[v] = pair("evict-" + v, grid=(4, 1), backend="cuda", gpus=4,
+                 strs={"exchange": "expand cuda-ipc-pull, fold none", "evict_first": v},
+                 attrs={"alpha": np.float64(10), "edges_per_thread": np.int64(4)})
+js = json.loads(report(*sum(ev.values(), []), "--format", "json").stdout)["runs"]
+R.eq("labels_name_evict_first_unless_auto", [r["label"] for r in js],
+     ["g 4x1 cuda", "g 4x1 cuda evict-first=on", "g 4x1 cuda evict-first=off"])
+R.eq("json_evict_first", [r["evict_first"] for r in js], ["auto", "on", "off"])
+
 # ---- scaling: variants are series of their own; noise and small samples flagged --------------------
 def sc(name, grid, f, direction="auto", n=K):
     return pair(name, t=[t * f for t in times[:n]], grid=grid, fp=77, strs={"direction": direction})

@@ -4,7 +4,8 @@ and 1x4 with each rule that applies there off, and with all off, in
 every direction give the serial BFS's levels and valid trees
 (partref.check_bfs); the BFS file records what was off (`rules_off`, the
 names joined by '+'); an unknown rule is a usage error (exit 2) naming
-it; bfs-report labels the run with them and gives them in its JSON. The
+it; bfs-report labels the run with them and gives them in its JSON.
+--evict-first is recorded as given, and a bad value is a usage error. The
 CUDA paths are checked on GPU hosts (tests/test_bfs_gpu.py)."""
 import json, os, sys
 import h5py
@@ -95,6 +96,23 @@ if rep.check("no --rule-off runs", p.returncode == 0, p.stderr[-300:]):
         v = f.attrs["grid_searched"]
         rep.eq("no --rule-off: 1x2 searched as 2x1", v.decode() if isinstance(v, bytes) else v, "2x1")
     os.unlink(out)
+# --evict-first: recorded as given (the CPU backend has no L2 hint to
+# give, and its levels stay the serial BFS's); a bad value is a usage error
+for v in ("on", "off"):
+    p = b2ref.run(2, "bfs-gpu", os.path.join(tmp, "rules-rmat10.1x2.h5"), "--backend", "cpu", "-n", 2,
+                  "--evict-first", v, "-o", out, check=False, env=env)
+    if rep.check("--evict-first %s runs" % v, p.returncode == 0, p.stderr[-300:]):
+        check_bfs(rep, "--evict-first " + v, g, out, 2)
+        with h5py.File(out, "r") as f:
+            e = f.attrs["evict_first"]
+            rep.eq("--evict-first %s recorded" % v, e.decode() if isinstance(e, bytes) else e, v)
+        os.unlink(out)
+p = b2ref.run(1, "bfs-gpu", os.path.join(tmp, "rules-rmat10.1x2.h5"), "--evict-first", "always",
+              "-o", out, check=False, env=env)
+rep.eq("--evict-first always: exit 2", p.returncode, 2)
+rep.check("--evict-first always: names the choices", "--evict-first" in p.stderr and "'always'" in p.stderr,
+          p.stderr[-300:])
+rep.check("--evict-first always: no output", not os.path.exists(out))
 p = b2ref.run(1, "bfs-gpu", os.path.join(tmp, "rules-rmat10.1x2.h5"), "--rule-off", "own-rows",
               "-o", out, check=False, env=env)
 rep.eq("--rule-off own-rows (no such rule): exit 2", p.returncode, 2)

@@ -124,7 +124,12 @@ typedef struct b2_bkopts {
 	                         (b: all; b/32 under --bitmap auto; 0 under on) */
 	int device;           /* CUDA device ordinal */
 	int trace;            /* --trace: the predecessor phases' times on stderr */
+	int evict_first;      /* --evict-first (CUDA): B2_EVICT_FIRST_ */
 } b2_bkopts;
+
+/* b2_bkopts.evict_first: the bottom-up step's neighbour loads evict-first
+ * where b2_bottom_up_evict_first says (auto), always, or never. */
+enum { B2_EVICT_FIRST_AUTO = 0, B2_EVICT_FIRST_ON = 1, B2_EVICT_FIRST_OFF = 2 };
 
 /* Where message data lies: the transports (transport.h) say which they
  * need, the backends give it there. */

@@ -7,7 +7,8 @@
  *           [--transport auto|pull|ipc|nccl|mpi]
  *           [--direction auto|top-down|bottom-up] [--alpha A] [--beta B]
  *           [--roots any|largest-component] [--trace] [--test-shared-gpus]
- *           [--rule-off RULE]... [--variant NAME] -o bfs.h5
+ *           [--rule-off RULE]... [--evict-first auto|on|off] [--variant NAME]
+ *           -o bfs.h5
  *
  * Reads the rank's own CSC block and the degrees of its own vertices from
  * the partition file, draws the roots (FORMATS.md "BFS file"), runs warm-up
@@ -49,6 +50,10 @@ static const char help[] =
 	"                           alone would compress them), on or off\n"
 	"      --pred-chunk C       for testing: C vertices a chunk of compressed\n"
 	"                           predecessors (1..1048576, default 1048576)\n"
+	"      --evict-first E      CUDA bottom-up step: the neighbour lists' loads as L2's\n"
+	"                           first to evict, so that the column frontier read at\n"
+	"                           random stays cached: auto (default: where the\n"
+	"                           frontier's bitmap is over half the L2), on or off\n"
 	"      --warmup W           untimed searches before the timed ones (default 1)\n"
 	"      --transport T        how the exchanges move data (CUDA backend):\n"
 	"                           auto (default): per exchange, pull where all its\n"
@@ -112,6 +117,8 @@ typedef struct opts {
 	int compress_pred;      /* B2_PRED_* */
 	int64_t pred_chunk;     /* --pred-chunk */
 	int rules_off;          /* --rule-off: B2_RULE_ bits */
+	int evict_first;        /* --evict-first: B2_EVICT_FIRST_ */
+	const char *evict_first_s;
 } opts;
 
 /* --variant: a name that file names and make take as it is. */
@@ -149,13 +156,15 @@ static int parse(opts *o, int argc, char **argv)
 		{"trace", no_argument, 0, 13}, {"test-shared-gpus", no_argument, 0, 14},
 		{"variant", required_argument, 0, 15}, {"compress-pred", required_argument, 0, 16},
 		{"pred-chunk", required_argument, 0, 17}, {"rule-off", required_argument, 0, 18},
-		B2_STD_LONGOPTS, {0, 0, 0, 0}};
+		{"evict-first", required_argument, 0, 19}, B2_STD_LONGOPTS, {0, 0, 0, 0}};
 	o->nroots = 64; o->seed = 1; o->backend = "auto"; o->bitmap = B2_BITMAP_AUTO;
 	o->bitmap_s = "auto"; o->ept = 4; o->keep = -1; o->warmup = 1; o->transport = B2_TP_AUTO;
 	o->direction = B2_DIRECTION_AUTO; o->direction_s = "auto"; o->alpha = 0; o->beta = 18; /* alpha 0: the backend's */
 	o->roots_lc = 0;
 	o->trace = o->test_shared = 0;
 	o->rules_off = 0;
+	o->evict_first = B2_EVICT_FIRST_AUTO;
+	o->evict_first_s = "auto";
 	o->variant = "";
 	o->compress_pred = B2_PRED_AUTO;
 	o->pred_chunk = B2_PRED_CHUNK;
@@ -226,6 +235,13 @@ static int parse(opts *o, int argc, char **argv)
 			o->rules_off |= bit;
 			break;
 		}
+		case 19:
+			B2_TRY(b2_parse_choice(&o->evict_first, optarg, "--evict-first",
+			                       (const char *[]){"auto", "on", "off", NULL},
+			                       (const int[]){B2_EVICT_FIRST_AUTO, B2_EVICT_FIRST_ON,
+			                                     B2_EVICT_FIRST_OFF}));
+			o->evict_first_s = optarg;
+			break;
 		default:
 			B2_TRY(b2_std_option(&std, c, optarg, help));
 		}
@@ -433,6 +449,7 @@ static int write_run_facts(hid_t f, const opts *o, const runfacts *rf, const cha
 	char rules[160];
 	rule_names(rules, sizeof rules, o->rules_off, "+");
 	B2_TRY(b2_attr_put_str(f, "rules_off", rules));
+	B2_TRY(b2_attr_put_str(f, "evict_first", o->evict_first_s));
 done:
 	free(all);
 	free(names);
@@ -526,7 +543,8 @@ int main(int argc, char **argv)
 	                     .test_shared = o.test_shared, .trace = o.trace};
 	B2_TRY(b2_search_grid(&so.grid, &g, o.bitmap, o.direction, o.alpha, o.beta));
 	so.grid.rules_off = o.rules_off;
-	b2_bkopts bo = {.edges_per_thread = (int)o.ept, .device = device, .trace = o.trace};
+	b2_bkopts bo = {.edges_per_thread = (int)o.ept, .device = device, .trace = o.trace,
+	                .evict_first = o.evict_first};
 	b2_plan_backend(&so.grid, &bo);
 	/* --test-shared-gpus with NCCL: each rank a host of its own to NCCL
 	 * (its documented variable, read when the communicators are made) */

@@ -77,7 +77,9 @@ int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 	}
 	k->nsm = prop.multiProcessorCount;
 	k->grid = k->nsm * (2048 / TPB);
-	k->bu_evict_first = b2_bottom_up_evict_first(b2_bmp_words(k->nc) * 4, prop.l2CacheSize);
+	k->bu_evict_first = o->evict_first == B2_EVICT_FIRST_AUTO
+	                            ? b2_bottom_up_evict_first(b2_bmp_words(k->nc) * 4, prop.l2CacheSize)
+	                            : o->evict_first == B2_EVICT_FIRST_ON;
 	k->tm.ptrace = o->trace;
 	if ((error = expand_grids(k)))
 		goto done;
