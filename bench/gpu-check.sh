@@ -19,7 +19,8 @@
 #             SAN_BITMAPS the --bitmap modes of several ranks ("on auto")
 #   validate: bfs-validate on the trees of 4 roots at scale $VALIDATE_SCALE
 #             (26) on each of $VALIDATE_GRIDS (default "4x1 2x2 1x4") that
-#             the GPUs allow, --direction auto, the transports' auto choice
+#             the GPUs allow, --direction auto, the transports' auto choice;
+#             VALIDATE_ARGS adds bfs-gpu options (--evict-first on, say)
 #   bench:    bench/bfs.sh gpu
 # Everything is also logged to $OUT/gpu-check.log when OUT is set.
 set -u
@@ -75,10 +76,10 @@ for step in $steps; do
     for g in ${VALIDATE_GRIDS:-4x1 2x2 1x4}; do
       n=$(( ${g%x*} * ${g#*x} )); [ "$n" -le "$(nvidia-smi -L | wc -l)" ] || continue
       mpiexec -n "$np" partition2d -q --grid "$g" "$B2_TMP/v$s.h5" -o "$B2_TMP/v$s.$g.h5"
-      mpiexec -n "$n" bfs-gpu -q "$B2_TMP/v$s.$g.h5" -n 4 --backend cuda -o "$B2_TMP/v$s.$g.bfs.h5" &&
+      mpiexec -n "$n" bfs-gpu -q "$B2_TMP/v$s.$g.h5" -n 4 --backend cuda ${VALIDATE_ARGS:-} -o "$B2_TMP/v$s.$g.bfs.h5" &&
         mpiexec -n "$np" bfs-validate -q "$B2_TMP/v$s.h5" "$B2_TMP/v$s.$g.bfs.h5" -o "$B2_TMP/v$s.$g.valid.h5"
       rc=$?
-      echo "bfs-validate scale $s $g (4 roots, $(python3 -c "import h5py,sys; print(h5py.File(sys.argv[1])['/'].attrs['exchange'].decode())" "$B2_TMP/v$s.$g.bfs.h5" 2>/dev/null)): exit $rc; $(python3 -c "
+      echo "bfs-validate scale $s $g ${VALIDATE_ARGS:-}(4 roots, $(python3 -c "import h5py,sys; print(h5py.File(sys.argv[1])['/'].attrs['exchange'].decode())" "$B2_TMP/v$s.$g.bfs.h5" 2>/dev/null)): exit $rc; $(python3 -c "
 import h5py, sys
 f = h5py.File(sys.argv[1], 'r')
 print('passed %d of %d' % (f['passed'][...].sum(), len(f['passed'])))" "$B2_TMP/v$s.$g.valid.h5" 2>&1)"
