@@ -99,15 +99,14 @@ static __device__ __forceinline__ uint32_t ld_evict_first(const uint32_t *p, uin
  * first whose bit(u) (a word whose bit 0 says) is set: 1 with *parent =
  * that neighbour; *seen += the neighbours looked at. */
 template <class Nb, class Bit>
-static __device__ __forceinline__ bool first_parent(Nb nb, uint64_t e0, uint64_t e1, uint32_t pad,
-                                                    Bit bit, uint32_t *parent,
-                                                    unsigned long long *seen)
+static __device__ __forceinline__ bool first_parent(Nb nb, uint64_t e0, uint64_t e1, Bit bit,
+                                                    uint32_t *parent, unsigned long long *seen)
 {
 	for (uint64_t e = e0; e < e1; e += BU_K) {
 		uint32_t uu[BU_K], fw[BU_K];
 #pragma unroll
 		for (int q = 0; q < BU_K; q++)
-			uu[q] = e + q < e1 ? nb(e + q) : pad;
+			uu[q] = e + q < e1 ? nb(e + q) : 0;
 #pragma unroll
 		for (int q = 0; q < BU_K; q++)
 			fw[q] = e + q < e1 ? bit(uu[q]) : 0;
@@ -159,7 +158,7 @@ __global__ void __launch_bounds__(TPB) k_bottom_up(BottomUpArgs a)
 			        [&](uint64_t e) {
 				        return EVICT_FIRST ? ld_evict_first(&a.colidx[e], policy) : __ldg(&a.colidx[e]);
 			        },
-			        __ldg(&a.rowptr[r]), __ldg(&a.rowptr[r + 1]), 0,
+			        __ldg(&a.rowptr[r]), __ldg(&a.rowptr[r + 1]),
 			        [&](uint32_t c) { return __ldg(&a.fcol[c >> 5]) >> (c & 31); }, &u, &seen);
 		}
 		const uint32_t mask = __ballot_sync(FULL, found);
@@ -369,10 +368,8 @@ int bottom_up(cu_bk *k, int lvl, int set, const uint32_t *fcol)
 	a.nr = k->nr; a.b = (uint32_t)k->b; a.j = (uint32_t)k->g.j;
 	a.bw1 = (uint64_t)(k->bw + 1); a.lvl = lvl; a.examined = k->ct.lcur + k->g.C + 1;
 	a.end = step_end_args(k);
-	if (k->bu_evict_first)
-		k_bottom_up<true><<<blocks_for(k, b2_bmp_words(k->nr) * 32), TPB, 0, k->st>>>(a);
-	else
-		k_bottom_up<false><<<blocks_for(k, b2_bmp_words(k->nr) * 32), TPB, 0, k->st>>>(a);
+	void (*step)(BottomUpArgs) = k->bu_evict_first ? k_bottom_up<true> : k_bottom_up<false>;
+	step<<<blocks_for(k, b2_bmp_words(k->nr) * 32), TPB, 0, k->st>>>(a);
 	CU_TRY(cudaGetLastError());
 done:
 	return error;
