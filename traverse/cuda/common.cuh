@@ -120,7 +120,10 @@ static __device__ __forceinline__ void block_unpack(uint32_t word, int64_t w, un
 	}
 	if (lane == 31)
 		at[warp] = incl;
-	__syncthreads();
+	/* a block of empty words (most of a sparse level's) leaves here; at[]
+	 * is not read then */
+	if (!__syncthreads_or(word != 0))
+		return;
 	if (threadIdx.x == 0) {
 		unsigned s = 0;
 		for (int q = 0; q < NW; q++) {
@@ -128,7 +131,7 @@ static __device__ __forceinline__ void block_unpack(uint32_t word, int64_t w, un
 			at[q] = s;
 			s += t;
 		}
-		at[NW] = !s ? 0 : cap != ~0u && __ldcg(counter) >= cap ? cap : atomicAdd(counter, s);
+		at[NW] = cap != ~0u && __ldcg(counter) >= cap ? cap : atomicAdd(counter, s);
 	}
 	__syncthreads();
 	const unsigned base = at[NW] + at[warp];
