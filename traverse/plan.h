@@ -45,7 +45,8 @@
  *       bitmap (compact.h: a bit for each vertex of the block with a tuple
  *       degree) where that is smaller than the list and the bitmap, so
  *       that a dense level moves only the bits a frontier may have set;
- *       with --bitmap auto, where the backend can (compact_masks).
+ *       with --bitmap auto, where the backend can (compact_masks) and the
+ *       messages pass through the host (MPI).
  * Each can be turned off (--rule-off, b2_plan_grid.rules_off), so that what
  * it gains is measured against the general path on the same build. */
 #ifndef B2_TRAVERSE_PLAN_H
@@ -100,7 +101,8 @@ typedef struct b2_plan_caps {
 	int fold_carries;    /* the fold's transport can carry the visited state */
 	int fold_in_place;   /* the backend reads the row peers' state in place */
 	int expand_lists;    /* over a network: lists of known size where smaller (b2_plan_level) */
-	int compact;         /* the backend packs compact bitmaps (compact_masks) */
+	int compact;         /* the backend packs compact bitmaps (compact_masks) and
+	                        the expand's messages lie in host memory */
 } b2_plan_caps;
 
 /* Fixed for the run. */

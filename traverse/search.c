@@ -92,7 +92,8 @@ int b2_search_init(b2_search *s, const b2_backend *be, void *bk, const b2_graph 
 	                        .gpus_shared = o->gpus_shared, .test_shared = o->test_shared};
 	b2_plan_caps caps;
 	B2_TRY(b2_links_open(&s->expand, &s->fold, s->col, s->row, be, bk, g->b, &to, &caps));
-	caps.compact = be->compact_masks != NULL;
+	/* compact bitmaps where the expand's messages pass through the host */
+	caps.compact = be->compact_masks && b2_link_mem(&s->expand) == B2_MEM_HOST;
 	s->run = b2_plan_run(&s->grid, &caps);
 	const b2_bkrun run = {.mem = {b2_link_mem(&s->expand), b2_link_mem(&s->fold)},
 	                      .device_levels = s->run.device_levels, .carry = s->run.carry,
