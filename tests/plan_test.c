@@ -457,6 +457,50 @@ static void test_bottom_up_evict_first(void)
 	EQ("L2 size unknown", b2_bottom_up_evict_first(l2, 0), 0);
 }
 
+/* COMPACT: b = 320 (a bitmap of 10 words and its count), 96 vertices
+ * with a tuple degree (a compact bitmap of 3 words and its count) */
+static void test_compact(void)
+{
+	const b2_plan_caps caps = {.fold_carries = 1, .compact = 1};
+	b2_plan_grid g = grid(4, 1, 1, 0, B2_BITMAP_AUTO, B2_DIRECTION_AUTO);
+	g.compact_bits = 96;
+	b2_run_plan r = b2_plan_run(&g, &caps);
+	EQ("compact: 4x1 mpi, bitmap auto", r.compact, 1);
+	EQ("compact: 11 vertices (bitmap 11 words, compact 4)", b2_plan_expand_form(&g, &r, 11), B2_FORM_COMPACT);
+	EQ("compact: 5 vertices (list 5 words, compact 4)", b2_plan_expand_form(&g, &r, 5), B2_FORM_COMPACT);
+	EQ("compact: 4 vertices (list 4 words, compact 4)", b2_plan_expand_form(&g, &r, 4), B2_FORM_LIST);
+	EQ("compact: 0 vertices", b2_plan_expand_form(&g, &r, 0), B2_FORM_LIST);
+	EQ("compact: the fold's form is b2_plan_form's", b2_plan_form(&g, 11), B2_FORM_BITMAP);
+	g.compact_bits = 320;
+	EQ("compact: every vertex with edges (compact 11 words, bitmap 11)", b2_plan_expand_form(&g, &r, 11),
+	   B2_FORM_BITMAP);
+	g.compact_bits = 96;
+	b2_msg_plan ein[4];
+	b2_level_plan p = {.expand_in = ein};
+	b2_plan_state st;
+	memset(&st, 0, sizeof st);
+	b2_plan_counts c = {.lvl = 1, .own_front = 11, .front = 1};
+	b2_plan_level(&g, &r, &st, &c, &p);
+	EQ("compact: the level plan's expand", p.expand_out.form, B2_FORM_COMPACT);
+	g.bitmap_mode = B2_BITMAP_ON;
+	EQ("compact: not under --bitmap on", b2_plan_run(&g, &caps).compact, 0);
+	g.bitmap_mode = B2_BITMAP_OFF;
+	EQ("compact: not under --bitmap off", b2_plan_run(&g, &caps).compact, 0);
+	g.bitmap_mode = B2_BITMAP_AUTO;
+	g.rules_off = B2_RULE_COMPACT;
+	r = b2_plan_run(&g, &caps);
+	EQ("compact: not with the rule off", r.compact, 0);
+	EQ("compact: rule off, 11 vertices a bitmap", b2_plan_expand_form(&g, &r, 11), B2_FORM_BITMAP);
+	g.rules_off = 0;
+	EQ("compact: not where the backend cannot", b2_plan_run(&g, &MPI_CAPS).compact, 0);
+	const b2_plan_caps pull = {.device_levels = 1, .fold_carries = 1, .fold_in_place = 1, .compact = 1};
+	EQ("compact: not on device levels", b2_plan_run(&g, &pull).compact, 0);
+	g = grid(1, 4, 0, 2, B2_BITMAP_AUTO, B2_DIRECTION_AUTO);
+	g.compact_bits = 96;
+	EQ("compact: no expand on a grid of one row", b2_plan_run(&g, &caps).compact, 0);
+	EQ("rule names: compact", b2_rule_bit("compact"), B2_RULE_COMPACT);
+}
+
 int main(void)
 {
 	test_form();
@@ -469,5 +513,6 @@ int main(void)
 	test_front_lists();
 	test_bottom_up_evict_first();
 	test_as_column();
+	test_compact();
 	return failed;
 }

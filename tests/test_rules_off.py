@@ -28,7 +28,9 @@ g = Graph("rmat10", edges)
 # its other rules apply only then)
 CASES = [((1, 2), ["row-as-column", "row-carries"], "row-carries+row-as-column", "1x2"),
          ((1, 2), ["row-as-column"], "row-as-column", "1x2"),
-         ((1, 2), ["all"], "row-carries+front-lists+row-as-column", "1x2"),
+         ((1, 2), ["all"], "row-carries+front-lists+row-as-column+compact", "1x2"),
+         ((2, 2), ["compact"], "compact", "2x2"),
+         ((4, 1), ["compact"], "compact", "4x1"),
          ((2, 2), ["row-carries"], "row-carries", "2x2"),
          ((1, 4), ["front-lists"], "front-lists", "4x1"),
          ((1, 4), ["row-as-column", "front-lists"], "front-lists+row-as-column", "1x4")]
@@ -84,6 +86,26 @@ for C in (2, 4):
         for k in res[1, C]:
             rep.check("1x%d searched as %dx1: %s the same" % (C, C, k),
                       np.array_equal(res[1, C][k], res[C, 1][k]), "%s vs %s" % (res[1, C][k].ravel()[:8], res[C, 1][k].ravel()[:8]))
+
+# COMPACT: the same search step for step with the expand's compact
+# bitmaps and without, and fewer expand bytes with them (message levels)
+for R, C in ((4, 1), (2, 2)):
+    part = os.path.join(tmp, "rules-rmat10.%dx%d.h5" % (R, C))
+    res = {}
+    for tag, opts in (("on", []), ("off", ["--rule-off", "compact"])):
+        out = os.path.join(tmp, "rules-compact-%s.h5" % tag)
+        p = b2ref.run(R * C, "bfs-gpu", part, "--backend", "cpu", "-n", 4, "--keep-pred", "all", *opts,
+                      "-o", out, check=False, env=env)
+        if rep.check("%dx%d compact %s runs" % (R, C, tag), p.returncode == 0, p.stderr[-300:]):
+            with h5py.File(out, "r") as f:
+                res[tag] = {k: f[k][...] for k in ("/frontier_size", "/level_direction", "/edges_examined",
+                                                    "/level_bytes", "/pred")}
+            os.unlink(out)
+    if len(res) == 2:
+        for k in ("/frontier_size", "/level_direction", "/edges_examined", "/pred"):
+            rep.check("%dx%d compact on and off: %s the same" % (R, C, k), np.array_equal(res["on"][k], res["off"][k]))
+        on, off = (res[t]["/level_bytes"][..., 0].sum() for t in ("on", "off"))
+        rep.check("%dx%d compact: fewer expand bytes (%d < %d)" % (R, C, on, off), 0 < on < off)
 
 # none off: recorded as ""
 out = os.path.join(tmp, "rules-none.h5")

@@ -33,12 +33,17 @@ extern "C" {
 #define B2_PRED_REMOTE 0x80000000u
 
 /* One message: `count` vertices, as a list of `count` words, or as a bitmap
- * of b bits (bmp_words(b) words) followed by one word holding `count`. */
+ * of b bits (bmp_words(b) words) followed by one word holding `count`, or
+ * (message levels' expand, plan.h COMPACT) as a compact bitmap of the
+ * sender's block (compact.h): `words` words, the last holding `count`. */
 typedef struct b2_msg {
 	uint32_t *data;
 	int64_t count;
-	int bitmap;
+	int bitmap;     /* B2_MSG_ */
+	int64_t words;  /* B2_MSG_COMPACT: its words, the count word's included */
 } b2_msg;
+
+enum { B2_MSG_LIST = 0, B2_MSG_BITMAP = 1, B2_MSG_COMPACT = 2 };
 
 static inline int64_t b2_bmp_words(int64_t b) { return (b + 31) / 32; }
 
@@ -214,8 +219,10 @@ typedef struct b2_backend {
 	/* Resets bitmap and levels; root_k >= 0: this rank owns the root.
 	 * Returns when that is done (peers may read the frontier in place). */
 	int (*begin)(void *bk, int64_t root_k);
-	/* The current frontier as a message for the grid-column peers. */
-	int (*front_msg)(void *bk, int bitmap, b2_msg *out);
+	/* The current frontier as a message for the grid-column peers, in form
+	 * B2_MSG_ (COMPACT: where the backend has the masks, else a bitmap;
+	 * out->bitmap says which). */
+	int (*front_msg)(void *bk, int form, b2_msg *out);
 	/* Makes received messages (slot s = sender's grid row for expand, grid
 	 * column for fold; slot `self` ignored) available to expand/update.
 	 * dir: B2_DIR_EXPAND or B2_DIR_FOLD. Data in host memory is copied in;
@@ -278,6 +285,11 @@ typedef struct b2_backend {
 	/* Sum of tuple_degree over reached owned vertices. */
 	int (*degree_sum)(void *bk, int64_t *sum);
 	const b2_device_ops *device; /* NULL: messages in host memory only */
+	/* Optional (NULL: no compact bitmaps), once before the first search:
+	 * masks + q * bmp_words(b) = which vertices of the block of grid-column
+	 * peer q have a tuple degree. front_msg packs through the own block's,
+	 * stage_in unpacks each peer's compact bitmap through its mask. */
+	int (*compact_masks)(void *bk, const uint32_t *masks);
 } b2_backend;
 
 /* Reading peers in place works on grids whose sides have at most this many

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "b2.h"
 #include "backend.h"
+#include "compact.h"
 #include "transpose.h"
 
 typedef struct cpu_bk {
@@ -44,6 +45,10 @@ typedef struct cpu_bk {
 	uint32_t *fcol;     /* [nc/32] */
 	uint32_t *nzrow;    /* [nr/32] rows with a local edge */
 	uint32_t *vsend, *vrecv; /* [bw], [C][bw] */
+	/* compact bitmaps (compact.h): the column's masks and each word's bit
+	 * offset, [R][bw] each; [R][bw + 1]: the peers' unpacked, slot i the
+	 * own packed */
+	uint32_t *cmask, *coff, *cbuf;
 } cpu_bk;
 
 static int cpu_host_alloc(void *out, size_t bytes, const char *what)
@@ -65,6 +70,7 @@ static void cpu_destroy(void *p)
 	}
 	free(k->csc_ptr); free(k->csc_idx); free(k->fcol); free(k->vsend); free(k->vrecv);
 	free(k->nzrow); free(k->ans); free(k->nreq);
+	free(k->cmask); free(k->coff); free(k->cbuf);
 	free(k);
 }
 
@@ -166,28 +172,89 @@ static int cpu_begin(void *p, int64_t root_k)
 	return 0;
 }
 
+static int cpu_compact_masks(void *p, const uint32_t *masks)
+{
+	int error = 0;
+	cpu_bk *k = p;
+	const size_t n = (size_t)k->g.R * (size_t)k->bw;
+	B2_TRY(b2_alloc(&k->cmask, n * 4, "compact bitmap masks"));
+	B2_TRY(b2_alloc(&k->coff, n * 4, "compact bitmap masks"));
+	B2_TRY(b2_calloc(&k->cbuf, (size_t)k->g.R * (size_t)(k->bw + 1), 4, "compact bitmaps"));
+	memcpy(k->cmask, masks, n * 4);
+	for (int q = 0; q < k->g.R; q++) {
+		uint32_t at = 0;
+		for (int64_t w = 0; w < k->bw; w++) {
+			k->coff[q * k->bw + w] = at;
+			at += (uint32_t)__builtin_popcount(masks[q * k->bw + w]);
+		}
+	}
+done:
+	return error;
+}
+
+/* Bitmap f of the own block (grid row i) as a compact bitmap into m, or 0
+ * where f has a vertex its mask lacks. */
+static int compact_pack(cpu_bk *k, const uint32_t *f, b2_msg *m)
+{
+	const uint32_t *mask = k->cmask + k->g.i * k->bw, *off = k->coff + k->g.i * k->bw;
+	const int64_t bits = off[k->bw - 1] + __builtin_popcount(mask[k->bw - 1]);
+	const int64_t cw = b2_bmp_words(bits);
+	uint32_t *out = k->cbuf + k->g.i * (k->bw + 1);
+	memset(out, 0, (size_t)cw * 4);
+	for (int64_t w = 0; w < k->bw; w++) {
+		if (f[w] & ~mask[w])
+			return 0;
+		const uint64_t v = b2_bits_gather(f[w], mask[w]);
+		const unsigned sh = off[w] & 31;
+		out[off[w] >> 5] |= (uint32_t)(v << sh);
+		if (sh + __builtin_popcount(mask[w]) > 32)
+			out[(off[w] >> 5) + 1] |= (uint32_t)(v >> (32 - sh));
+	}
+	out[cw] = (uint32_t)k->nfront;
+	*m = (b2_msg){out, k->nfront, B2_MSG_COMPACT, cw + 1};
+	return 1;
+}
+
 /* Host memory only: no device transport serves a backend without device
  * operations. */
-static int cpu_front_msg(void *p, int bitmap, b2_msg *m)
+static int cpu_front_msg(void *p, int form, b2_msg *m)
 {
 	cpu_bk *k = p;
-	m->count = k->nfront;
-	m->bitmap = bitmap;
-	if (bitmap) {
-		m->data = k->bmp + (size_t)k->g.j * (size_t)(k->bw + 1);
-		m->data[k->bw] = (uint32_t)k->nfront;
-	} else {
-		m->data = k->front;
+	if (form == B2_MSG_LIST) {
+		*m = (b2_msg){k->front, k->nfront, B2_MSG_LIST, 0};
+		return 0;
 	}
+	uint32_t *bmp = k->bmp + (size_t)k->g.j * (size_t)(k->bw + 1);
+	if (form == B2_MSG_COMPACT && k->cmask && compact_pack(k, bmp, m))
+		return 0;
+	*m = (b2_msg){bmp, k->nfront, B2_MSG_BITMAP, 0};
+	bmp[k->bw] = (uint32_t)k->nfront;
 	return 0;
+}
+
+/* Compact bitmap m from column peer q, unpacked into out (bw + 1 words). */
+static void compact_unpack(cpu_bk *k, const b2_msg *m, int q, uint32_t *out)
+{
+	const uint32_t *mask = k->cmask + q * k->bw, *off = k->coff + q * k->bw;
+	for (int64_t w = 0; w < k->bw; w++)
+		out[w] = b2_bits_scatter(b2_bits_read(m->data, off[w], (unsigned)__builtin_popcount(mask[w])),
+		                         mask[w]);
+	out[k->bw] = (uint32_t)m->count;
 }
 
 static int cpu_stage_in(void *p, int dir, const b2_msg *in, int nslots, int self)
 {
 	cpu_bk *k = p;
-	(void)dir;
-	for (int s = 0; s < nslots; s++)
+	for (int s = 0; s < nslots; s++) {
 		k->in[s] = in[s];
+		if (dir == B2_DIR_EXPAND && s != self && in[s].bitmap == B2_MSG_COMPACT) {
+			if (!k->cmask)
+				return b2_err(B2_EFAIL, "internal: a compact bitmap without the masks");
+			uint32_t *out = k->cbuf + (size_t)s * (size_t)(k->bw + 1);
+			compact_unpack(k, &in[s], s, out);
+			k->in[s] = (b2_msg){out, in[s].count, B2_MSG_BITMAP, 0};
+		}
+	}
 	k->nin = nslots;
 	k->self = self;
 	return 0;
@@ -351,7 +418,7 @@ static int64_t top_down(cpu_bk *k, int lvl)
 {
 	const int64_t b = k->b, bw = k->bw;
 	/* gather the column's frontier: own vertices first, then the peers' */
-	int64_t n = unpack(k->allfront, &(b2_msg){k->front, k->nfront, 0}, bw,
+	int64_t n = unpack(k->allfront, &(b2_msg){k->front, k->nfront, 0, 0}, bw,
 	                   (uint32_t)(k->g.i * b));
 	for (int s = 0; s < k->nin; s++)
 		if (s != k->self)
@@ -580,7 +647,7 @@ static int cpu_pred_requests(void *p, b2_msg *out)
 		}
 	}
 	for (int c = 0; c < k->g.C && k->preds != B2_PREDS_ANSWERS; c++)
-		out[c] = (b2_msg){k->dst + (size_t)c * (size_t)b, n[c], 0};
+		out[c] = (b2_msg){k->dst + (size_t)c * (size_t)b, n[c], 0, 0};
 	return 0;
 }
 
@@ -607,7 +674,7 @@ static int cpu_pred_answers(void *p, const b2_msg *in, b2_msg *out)
 			for (int64_t x = 0; x < n; x++)
 				a[x] = pc[in[c].data[x]];
 		}
-		out[c] = (b2_msg){a, n, 0};
+		out[c] = (b2_msg){a, n, 0, 0};
 	}
 	return 0;
 }
@@ -680,4 +747,5 @@ const b2_backend b2_cpu_backend = {
 	.pred_resolve = cpu_pred_resolve,
 	.pred = cpu_pred,
 	.degree_sum = cpu_degree_sum,
+	.compact_masks = cpu_compact_masks,
 };

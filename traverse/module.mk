@@ -7,7 +7,7 @@ bfs-gpu_SRCS   := traverse/main.c traverse/search.c traverse/transport.c travers
                   traverse/records.c traverse/predout.c
 # the CUDA backend by phase (docs/DESIGN.md, "Inside bfs-gpu", says which file holds what)
 bfs-gpu_CUSRCS := $(addprefix traverse/cuda/,frontier.cu bottom_up.cu fold.cu level.cu preds.cu \
-                    backend.cu)
+                    compact.cu backend.cu)
 
 # The level plan's unit tests (tests/test_plan.sh): plan.c alone, no MPI.
 TESTPROGS += $(BUILD)/tests/plan-test

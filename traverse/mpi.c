@@ -4,7 +4,8 @@
  * round. Double-buffered receive sets keep the data of this round valid
  * while the next round's receives are already posted. A message is a list
  * (tag B2_TAG_LIST, one 32-bit word per vertex) or a bitmap of b bits plus
- * a trailing count word (tag B2_TAG_BITMAP). Carrying the visited state
+ * a trailing count word (tag B2_TAG_BITMAP), or a compact bitmap with its
+ * count word last (B2_TAG_COMPACT, compact.h). Carrying the visited state
  * (transport.h), the sender's own discoveries follow as a second message,
  * list or bitmap alike, on a duplicate of the link's communicator: its
  * receive matches nothing else. (One message of both parts, a derived
@@ -14,7 +15,7 @@
 #include "b2.h"
 #include "transport.h"
 
-enum { B2_TAG_LIST = 1, B2_TAG_BITMAP = 2 };
+enum { B2_TAG_LIST = 1, B2_TAG_BITMAP = 2, B2_TAG_COMPACT = 3 };
 
 typedef struct mpi_link {
 	uint32_t *buf[2];      /* two sets of n receive buffers (n*words each) */
@@ -97,19 +98,26 @@ done:
 
 static int64_t msg_words(const b2_msg *m, int64_t bw)
 {
-	return m->bitmap ? bw + 1 : m->count;
+	return m->bitmap == B2_MSG_COMPACT ? m->words : m->bitmap ? bw + 1 : m->count;
 }
 
-/* A received part of `words` words at data, a bitmap or a list. */
-static int part_in(b2_msg *in, uint32_t *data, int64_t words, int bitmap, int64_t bw)
+static int msg_tag(const b2_msg *m)
 {
-	*in = (b2_msg){data, words, bitmap};
-	if (!bitmap)
+	return m->bitmap == B2_MSG_COMPACT ? B2_TAG_COMPACT : m->bitmap ? B2_TAG_BITMAP : B2_TAG_LIST;
+}
+
+/* A received part of `words` words at data, as its tag says. */
+static int part_in(b2_msg *in, uint32_t *data, int64_t words, int tag, int64_t bw)
+{
+	*in = (b2_msg){data, words, B2_MSG_LIST, 0};
+	if (tag == B2_TAG_LIST)
 		return 0;
-	if (words != bw + 1)
-		return b2_err(B2_EFAIL, "internal: bitmap message of %lld words, expected %lld",
-		              (long long)words, (long long)(bw + 1));
-	in->count = data[bw];
+	if (tag == B2_TAG_BITMAP ? words != bw + 1 : words < 1 || words > bw + 1)
+		return b2_err(B2_EFAIL, "internal: bitmap message of %lld words, expected %s%lld",
+		              (long long)words, tag == B2_TAG_BITMAP ? "" : "at most ", (long long)(bw + 1));
+	in->bitmap = tag == B2_TAG_BITMAP ? B2_MSG_BITMAP : B2_MSG_COMPACT;
+	in->words = words;
+	in->count = data[words - 1];
 	return 0;
 }
 
@@ -151,8 +159,7 @@ static int mpi_round(b2_link *l, const b2_msg *out, const b2_msg *expect)
 			const b2_msg *o = part ? &out[l->me] : &out[p];
 			const int64_t words = msg_words(o, bw);
 			l->bytes_sent += 4.0 * (double)words;
-			B2_TRY(b2_mpi_ok(MPI_Isend(o->data, (int)words, MPI_UINT32_T, p,
-			                           o->bitmap ? B2_TAG_BITMAP : B2_TAG_LIST,
+			B2_TRY(b2_mpi_ok(MPI_Isend(o->data, (int)words, MPI_UINT32_T, p, msg_tag(o),
 			                           part ? m->carry : l->comm, part ? &csend[p] : &m->sreq[p]),
 			                 "MPI_Isend"));
 		}
@@ -160,19 +167,17 @@ static int mpi_round(b2_link *l, const b2_msg *out, const b2_msg *expect)
 	for (int p = 0; p < l->n; p++) {
 		MPI_Status st;
 		int words = 0;
-		l->in[p] = l->carried[p] = (b2_msg){NULL, 0, 0};
+		l->in[p] = l->carried[p] = (b2_msg){NULL, 0, 0, 0};
 		if (p == l->me)
 			continue;
 		B2_TRY(b2_mpi_ok(MPI_Wait(&m->rreq[p], &st), "MPI_Wait (receive)"));
 		MPI_Get_count(&st, MPI_UINT32_T, &words);
-		B2_TRY(part_in(&l->in[p], m->buf[m->cur] + (size_t)p * l->words, words,
-		               st.MPI_TAG == B2_TAG_BITMAP, bw));
+		B2_TRY(part_in(&l->in[p], m->buf[m->cur] + (size_t)p * l->words, words, st.MPI_TAG, bw));
 		if (!l->carrying)
 			continue;
 		B2_TRY(b2_mpi_ok(MPI_Wait(&m->creq[p], &st), "MPI_Wait (receive)"));
 		MPI_Get_count(&st, MPI_UINT32_T, &words);
-		B2_TRY(part_in(&l->carried[p], m->cbuf + (size_t)p * (size_t)cw, words,
-		               st.MPI_TAG == B2_TAG_BITMAP, bw));
+		B2_TRY(part_in(&l->carried[p], m->cbuf + (size_t)p * (size_t)cw, words, st.MPI_TAG, bw));
 	}
 	m->cur ^= 1;
 	B2_TRY(post(l));

@@ -4,7 +4,7 @@
 #include "plan.h"
 
 const char *const b2_rule_names[B2_NRULES] = {
-	"row-carries", "front-lists", "row-as-column",
+	"row-carries", "front-lists", "row-as-column", "compact",
 };
 
 int b2_rule_bit(const char *name)
@@ -66,6 +66,8 @@ b2_run_plan b2_plan_run(const b2_plan_grid *g, const b2_plan_caps *caps)
 	r.row_reads_visited = g->direction != B2_DIRECTION_TOP_DOWN && g->C > 1 &&
 	                      r.carry != B2_CARRY_EVERY;
 	r.row_peer = r.carry ? 1 - g->j : -1; /* row_may_carry: C == 2 */
+	r.compact = !caps->device_levels && g->R > 1 && g->bitmap_mode == B2_BITMAP_AUTO &&
+	            caps->compact && rule(g, B2_RULE_COMPACT);
 	if (g->C == 1)
 		r.preds = B2_PREDS_NONE;
 	else if (caps->fold_in_place)
@@ -93,6 +95,13 @@ int b2_plan_form(const b2_plan_grid *g, int64_t n)
 		return B2_FORM_LIST;
 	/* section 5: a bitmap when the list, in bits, exceeds the block */
 	return 32 * n > g->b ? B2_FORM_BITMAP : B2_FORM_LIST;
+}
+
+int b2_plan_expand_form(const b2_plan_grid *g, const b2_run_plan *run, int64_t n)
+{
+	const int form = b2_plan_form(g, n);
+	const int64_t words = form == B2_FORM_LIST ? n : b2_bmp_words(g->b) + 1;
+	return run->compact && b2_bmp_words(g->compact_bits) + 1 < words ? B2_FORM_COMPACT : form;
 }
 
 /* Beamer's rule (as gapbs applies it), from the global frontier size nf
@@ -169,7 +178,7 @@ void b2_plan_level(const b2_plan_grid *g, const b2_run_plan *run, b2_plan_state 
 	if (run->device_levels)
 		plan_device_expand(g, run, c, p);
 	else if (g->R > 1)
-		p->expand_out = (b2_msg_plan){b2_plan_form(g, c->own_front), c->own_front};
+		p->expand_out = (b2_msg_plan){b2_plan_expand_form(g, run, c->own_front), c->own_front};
 	st->prev_dir = dir;
 	st->prev_carrying = carrying;
 }

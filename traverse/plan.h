@@ -41,6 +41,12 @@
  *       expand moves that list, not the bitmap (pull: the column peers read
  *       it in place), so that a sparse level's expand moves a few words,
  *       not R - 1 whole bitmaps.
+ *   COMPACT  on message levels the expand sends a frontier as a compact
+ *       bitmap (compact.h: a bit for each vertex of the block with a tuple
+ *       degree) where that is smaller than the list and the bitmap, so
+ *       that a dense level moves only the bits a frontier may have set;
+ *       with --bitmap auto, where the backend can (compact_masks) and the
+ *       messages pass through the host (MPI).
  * Each can be turned off (--rule-off, b2_plan_grid.rules_off), so that what
  * it gains is measured against the general path on the same build. */
 #ifndef B2_TRAVERSE_PLAN_H
@@ -59,7 +65,8 @@ enum {
 	B2_RULE_ROW_CARRIES = 1 << 0,       /* ROW_CARRIES_EVERY_LEVEL */
 	B2_RULE_FRONT_LISTS = 1 << 1,
 	B2_RULE_ROW_AS_COLUMN = 1 << 2,
-	B2_NRULES = 3
+	B2_RULE_COMPACT = 1 << 3,
+	B2_NRULES = 4
 };
 /* Their option names, by bit number ("row-carries", ...). */
 extern const char *const b2_rule_names[B2_NRULES];
@@ -72,7 +79,7 @@ int b2_rule_bit(const char *name);
 enum { B2_LISTS_NONE = 0, B2_LISTS_SHORT = 1, B2_LISTS_ANY = 2 };
 
 /* A message's form. */
-enum { B2_FORM_NONE = 0, B2_FORM_LIST = 1, B2_FORM_BITMAP = 2 };
+enum { B2_FORM_NONE = 0, B2_FORM_LIST = 1, B2_FORM_BITMAP = 2, B2_FORM_COMPACT = 3 };
 
 /* What the run's options and the grid are. */
 typedef struct b2_plan_grid {
@@ -82,6 +89,8 @@ typedef struct b2_plan_grid {
 	int direction;       /* B2_DIRECTION_ */
 	double alpha, beta;  /* Beamer's */
 	int64_t total_degree; /* the sum of all tuple degrees */
+	int64_t compact_bits; /* the own block's vertices with a tuple degree:
+	                         the bits of its compact bitmap (COMPACT) */
 	int rules_off;       /* B2_RULE_ bits: special rules not applied */
 } b2_plan_grid;
 
@@ -92,6 +101,8 @@ typedef struct b2_plan_caps {
 	int fold_carries;    /* the fold's transport can carry the visited state */
 	int fold_in_place;   /* the backend reads the row peers' state in place */
 	int expand_lists;    /* over a network: lists of known size where smaller (b2_plan_level) */
+	int compact;         /* the backend packs compact bitmaps (compact_masks) and
+	                        the expand's messages lie in host memory */
 } b2_plan_caps;
 
 /* Fixed for the run. */
@@ -108,6 +119,8 @@ typedef struct b2_run_plan {
 	                          row peers */
 	int row_peer;        /* the other rank of a grid row of two whose folds
 	                        carry (the carried blocks are its), else -1 */
+	int compact;         /* message levels: an expand frontier goes as a
+	                        compact bitmap where smaller (COMPACT) */
 } b2_run_plan;
 
 /* Which backend buffers a run needs (b2_bkopts), from the grid and options
@@ -174,6 +187,10 @@ int b2_plan_root_carry(const b2_plan_grid *g, const b2_run_plan *run, int64_t ro
 
 /* Message levels: the form of a message of n vertices. */
 int b2_plan_form(const b2_plan_grid *g, int64_t n);
+/* The form of message levels' expand message of n vertices: b2_plan_form's,
+ * or B2_FORM_COMPACT where the run sends compact bitmaps and that is
+ * smaller. */
+int b2_plan_expand_form(const b2_plan_grid *g, const b2_run_plan *run, int64_t n);
 
 /* Message levels: the fold also sends the own block's discoveries. */
 static inline int b2_plan_fold_carries(const b2_level_plan *p)

@@ -34,10 +34,31 @@ int b2_search_grid(b2_plan_grid *grid, const b2_graph *g, int bitmap_mode, int d
 	*grid = (b2_plan_grid){.R = g->R, .C = g->C, .i = g->i, .j = g->j, .N = g->N, .b = g->b,
 	                       .bitmap_mode = bitmap_mode, .direction = direction,
 	                       .alpha = alpha, .beta = beta};
-	for (int64_t x = 0; x < g->b; x++)
+	for (int64_t x = 0; x < g->b; x++) {
 		grid->total_degree += g->tdeg[x];
+		grid->compact_bits += g->tdeg[x] > 0;
+	}
 	return b2_mpi_ok(MPI_Allreduce(MPI_IN_PLACE, &grid->total_degree, 1, MPI_INT64_T, MPI_SUM,
 	                               MPI_COMM_WORLD), "MPI_Allreduce (degrees)");
+}
+
+/* COMPACT: every column peer's mask of its vertices with a tuple degree,
+ * gathered along the grid column, to the backend. */
+static int compact_masks(b2_search *s, const b2_graph *g)
+{
+	int error = 0;
+	const int64_t bw = b2_bmp_words(g->b);
+	uint32_t *masks = NULL;
+	B2_TRY(b2_calloc(&masks, (size_t)(g->R + 1) * (size_t)bw, 4, "compact bitmap masks"));
+	uint32_t *own = masks + (size_t)g->R * (size_t)bw;
+	for (int64_t x = 0; x < g->b; x++)
+		if (g->tdeg[x] > 0)
+			own[x >> 5] |= 1u << (x & 31);
+	B2_TRY(s->expand.ops->allgather(&s->expand, own, masks, bw));
+	B2_TRY(s->be->compact_masks(s->bk, masks));
+done:
+	free(masks);
+	return error;
 }
 
 int b2_search_init(b2_search *s, const b2_backend *be, void *bk, const b2_graph *g,
@@ -71,6 +92,8 @@ int b2_search_init(b2_search *s, const b2_backend *be, void *bk, const b2_graph 
 	                        .gpus_shared = o->gpus_shared, .test_shared = o->test_shared};
 	b2_plan_caps caps;
 	B2_TRY(b2_links_open(&s->expand, &s->fold, s->col, s->row, be, bk, g->b, &to, &caps));
+	/* compact bitmaps where the expand's messages pass through the host */
+	caps.compact = be->compact_masks && b2_link_mem(&s->expand) == B2_MEM_HOST;
 	s->run = b2_plan_run(&s->grid, &caps);
 	const b2_bkrun run = {.mem = {b2_link_mem(&s->expand), b2_link_mem(&s->fold)},
 	                      .device_levels = s->run.device_levels, .carry = s->run.carry,
@@ -78,7 +101,9 @@ int b2_search_init(b2_search *s, const b2_backend *be, void *bk, const b2_graph 
 	                      .row_peer = s->run.row_peer,
 	                      .front_lists = s->run.front_lists,
 	                      .lists_in_place = s->expand.ops && s->expand.ops->in_place_lists};
-	error = be->configure(bk, &run);
+	B2_TRY(be->configure(bk, &run));
+	if (s->run.compact)
+		B2_TRY(compact_masks(s, g));
 done:
 	/* every rank alike, so the collective clean-up is safe */
 	if ((error = b2_agree(error, MPI_COMM_WORLD)) != 0)
@@ -155,26 +180,29 @@ static void expand_exchange(b2_search *s, int lvl)
 	b2_msg m;
 	if (s->run.device_levels) {
 		for (int q = 0; q < R; q++) {
-			s->in[q] = (b2_msg){NULL, p->expand_in[q].count, p->expand_in[q].form != B2_FORM_LIST};
+			s->in[q] = (b2_msg){NULL, p->expand_in[q].count, p->expand_in[q].form != B2_FORM_LIST, 0};
 			if (p->expand_in[q].count > 0)
 				count_msg(s, p->expand_in[q].form);
 		}
 		check(be->stage_in(s->bk, B2_DIR_EXPAND, s->in, R, me));
 	}
 	if (p->expand_out.form != B2_FORM_NONE) {
-		const int bm = p->expand_out.form == B2_FORM_BITMAP;
-		check(be->front_msg(s->bk, bm, &m));
+		const int form = p->expand_out.form;
+		check(be->front_msg(s->bk, form == B2_FORM_LIST      ? B2_MSG_LIST
+		                          : form == B2_FORM_COMPACT ? B2_MSG_COMPACT : B2_MSG_BITMAP, &m));
 		for (int q = 0; q < R; q++)
 			s->out[q] = m;
 		/* device levels: the column peers read a frontier only when it
 		 * is not empty */
-		if (!s->run.device_levels || p->expand_out.count > 0)
-			*bytes = (R - 1) * msg_bytes(s, bm, s->run.device_levels ? p->expand_out.count : m.count);
+		if (s->run.device_levels && p->expand_out.count > 0)
+			*bytes = (R - 1) * msg_bytes(s, form == B2_FORM_BITMAP, p->expand_out.count);
 		if (s->run.device_levels) {
 			check(s->expand.ops->round(&s->expand, s->out, s->in));
 			return;
 		}
-		count_msg(s, p->expand_out.form);
+		/* the backend sends a plain bitmap where it cannot pack */
+		*bytes = (R - 1) * (m.bitmap == B2_MSG_COMPACT ? 4 * m.words : msg_bytes(s, m.bitmap, m.count));
+		count_msg(s, m.bitmap == B2_MSG_LIST ? B2_FORM_LIST : B2_FORM_BITMAP);
 		check(b2_link_round(&s->expand, s->out));
 	}
 	if (!s->run.device_levels)
@@ -203,7 +231,7 @@ static void fold_exchange(b2_search *s, int lvl)
 		/* bitmaps: a fold's sizes are known only after the step (plan.h) */
 		for (int c = 0; c < C; c++) {
 			s->use_bitmap[c] = 1;
-			s->in[c] = (b2_msg){NULL, -1, 1};
+			s->in[c] = (b2_msg){NULL, -1, 1, 0};
 			if (c != me) {
 				count_msg(s, B2_FORM_BITMAP);
 				/* a carrying fold's bitmap is the sender's discovery set,
@@ -352,7 +380,7 @@ int b2_search_run(b2_search *s, int64_t root)
 	const int carried_from = b2_plan_root_carry(g, &s->run, root);
 	if (carried_from >= 0) {
 		uint32_t k = (uint32_t)(root - blk * g->b);
-		check(be->carry_in(bk, &(b2_msg){&k, 1, 0}, carried_from));
+		check(be->carry_in(bk, &(b2_msg){&k, 1, 0, 0}, carried_from));
 	}
 	note_level(s, 1);
 	b2_level_stats st = {mine, 0, 0}, global = {1, 0, 0};

@@ -55,9 +55,9 @@ int b2_link_headers(b2_link *l, const b2_msg *out, uint32_t *slot0, int64_t slot
 	int error = b2_mpi_ok(MPI_Alltoall(h_out, 1, MPI_INT64_T, h_in, 1, MPI_INT64_T, l->comm),
 	                      "MPI_Alltoall (message headers)");
 	for (int p = 0; p < l->n && !error; p++)
-		l->in[p] = p == l->me ? (b2_msg){NULL, 0, 0}
+		l->in[p] = p == l->me ? (b2_msg){NULL, 0, 0, 0}
 		                      : (b2_msg){slot0 + (size_t)p * (size_t)slotw, h_in[p] & mask,
-		                                 (int)(h_in[p] >> 62 & 1)};
+		                                 (int)(h_in[p] >> 62 & 1), 0};
 	return error;
 }
 

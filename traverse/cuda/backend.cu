@@ -32,7 +32,7 @@ void cu_destroy(void *p)
 	void *dev[] = {k->gr.colptr, k->fr.deg, k->fr.cumul, k->gr.rowidx, k->vis, k->pred, k->fr.front, k->fo.dst,
 	               k->fo.bmp, k->fr.af, k->fo.in, k->level, k->gr.tdeg, k->pd.pred64, k->ct.tmpcnt,
 	               k->ct.dsum, k->fr.cubtmp, k->tm.stamp, k->gr.rowptr, k->gr.colidx, k->fr.fcol, k->fo.vrecv,
-	               k->ct.dstat, k->ct.lc, k->gr.nzrow, k->pd.ans};
+	               k->ct.dstat, k->ct.lc, k->gr.nzrow, k->pd.ans, k->fr.cmask, k->fr.coff, k->fr.cpack};
 	for (size_t x = 0; x < sizeof dev / sizeof dev[0]; x++)
 		if (dev[x])
 			cudaFree(dev[x]);
@@ -293,7 +293,7 @@ const b2_backend b2_cuda_backend = {
 	"cuda", cu_create, cu_destroy, cu_host_alloc, cu_host_free, cu_configure, cu_begin,
 	cu_front_msg, cu_stage_in, cu_visited_bufs, cu_visited_in, cu_expand, cu_fold_msgs,
 	cu_carry_in, cu_update, cu_pred_requests, cu_pred_answers, cu_pred_resolve, cu_pred,
-	cu_degree_sum, &cu_device,
+	cu_degree_sum, &cu_device, cu_compact_masks,
 };
 
 int b2_cuda_device_count(void)

@@ -46,6 +46,7 @@
 #define B2_HAVE_CUDA /* these files are the CUDA build */
 #endif
 #include "../backend.h"
+#include "../compact.h"
 
 /* common/b2.h pulls in mpi.h, which nvcc is not given: the few things used
  * here are declared again (same signatures as b2.h). */
@@ -271,6 +272,11 @@ struct cu_front {
 	size_t cubbytes;
 	int egrid[9];        /* expansion blocks per K: one full wave */
 	uint32_t *fcol;      /* bottom-up: the column frontier as a bitmap over local columns */
+	/* compact bitmaps (compact.h): the column's masks and their words' bit
+	 * offsets, [R][bw] each; the own frontier packed, [bw + 2] (word
+	 * bw + 1: the vertices its mask lacks); its words */
+	uint32_t *cmask, *coff, *cpack;
+	int64_t cwords;
 };
 
 /* The fold: the messages and the visited state that travel along the row. */
@@ -560,7 +566,13 @@ void cu_host_free(void *p);
 int cu_create(void **out, const b2_graph *g, const b2_bkopts *o);
 void cu_destroy(void *p);
 int cu_begin(void *p, int64_t root_k);
-int cu_front_msg(void *p, int bitmap, b2_msg *m);
+int cu_front_msg(void *p, int form, b2_msg *m);
+int cu_compact_masks(void *p, const uint32_t *masks);
+/* compact.cu: the own frontier bitmap src packed into pinned memory (*m;
+ * *packed = 0 where it has a vertex its mask lacks), and peer q's compact
+ * bitmap *m unpacked into its device slot (*m then a bitmap there) */
+int compact_pack(cu_bk *k, const uint32_t *src, b2_msg *m, int *packed);
+int compact_unpack(cu_bk *k, b2_msg *m, int q, uint32_t *slot);
 int cu_stage_in(void *p, int dir, const b2_msg *in, int nslots, int self);
 int cu_visited_bufs(void *p, uint32_t **send, uint32_t **recv);
 int cu_visited_in(void *p, const uint32_t *recv);

@@ -316,7 +316,7 @@ int cu_stage_in(void *p, int dir, const b2_msg *in, int nslots, int self)
 				uint32_t *at = in_slot(k, dir, s);
 				if (k->lists_in_place && !in[s].bitmap && s != k->g.i)
 					at = (uint32_t *)peer_front_list(k, s, k->plev + 1);
-				k->fr.in_msgs[s] = (b2_msg){at, in[s].count, in[s].bitmap};
+				k->fr.in_msgs[s] = (b2_msg){at, in[s].count, in[s].bitmap, 0};
 			}
 			k->plev++;
 			B2_TRY(pull_events(k, k->plev));
@@ -333,8 +333,13 @@ int cu_stage_in(void *p, int dir, const b2_msg *in, int nslots, int self)
 	 * update that reads these copies waits for the stream before the
 	 * transport reuses its buffers (MPI: two rounds later). */
 	for (int s = 0; s < nslots; s++) {
-		k->fr.in_msgs[s] = in[s];
-		if (s != self && in[s].count > 0 && (error = to_device(k, &k->fr.in_msgs[s], in_slot(k, dir, s))))
+		b2_msg *m = &k->fr.in_msgs[s];
+		*m = in[s];
+		if (s == self || in[s].count <= 0)
+			continue;
+		error = m->bitmap == B2_MSG_COMPACT ? compact_unpack(k, m, s, in_slot(k, dir, s))
+		                                    : to_device(k, m, in_slot(k, dir, s));
+		if (error)
 			return error;
 	}
 done:
@@ -350,7 +355,7 @@ int cu_fold_msgs(void *p, const int *use_bitmap, b2_msg *out)
 		/* bitmaps (the plan's); carrying the visited state, the whole
 		 * discovery set, every block */
 		for (int c = 0; c < k->g.C; c++)
-			out[c] = (b2_msg){bmp_set(k, disc_set(k), carrying(k) ? 0 : c), c == k->g.j ? 0 : -1, 1};
+			out[c] = (b2_msg){bmp_set(k, disc_set(k), carrying(k) ? 0 : c), c == k->g.j ? 0 : -1, 1, 0};
 		return 0;
 	}
 	for (int c = 0; c < k->g.C; c++) {

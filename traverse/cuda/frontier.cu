@@ -325,16 +325,15 @@ done:
 
 /* The frontier lives in the own column's bitmap; a list message is made
  * from it on demand. */
-int cu_front_msg(void *p, int bitmap, b2_msg *m)
+int cu_front_msg(void *p, int form, b2_msg *m)
 {
 	cu_bk *k = (cu_bk *)p;
-	const int mem = k->mem[B2_DIR_EXPAND];
-	int error = 0;
+	const int mem = k->mem[B2_DIR_EXPAND], bitmap = form != B2_MSG_LIST;
+	int error = 0, packed = 0;
 	/* a list for a host transport is unpacked straight into pinned memory */
 	uint32_t *list = mem == B2_MEM_DEVICE ? k->fr.front : k->fr.h_front;
 	const uint32_t *src = bitmap ? bmp_set(k, front_set(k), k->g.j) : list;
-	m->count = k->fr.nfront;
-	m->bitmap = bitmap;
+	*m = (b2_msg){NULL, k->fr.nfront, bitmap, 0};
 	if (!bitmap && k->front_lists && k->fr.nfront < b2_front_list_cap(k->b)) { /* the update wrote it */
 		m->data = own_front_list(k, k->plev);
 		return 0;
@@ -346,7 +345,11 @@ int cu_front_msg(void *p, int bitmap, b2_msg *m)
 		m->data = (uint32_t *)src;
 		return 0;
 	}
-	m->data = k->fr.h_front;
+	if (form == B2_MSG_COMPACT && k->fr.cmask && (error = compact_pack(k, src, m, &packed)) != 0)
+		return error;
+	if (packed)
+		return 0;
+	*m = (b2_msg){k->fr.h_front, k->fr.nfront, bitmap, 0};
 	if (bitmap)
 		CU_TRY(cudaMemcpyAsync(k->fr.h_front, src, (size_t)k->bw * 4, cudaMemcpyDeviceToHost, k->st));
 	CU_TRY(cudaStreamSynchronize(k->st));

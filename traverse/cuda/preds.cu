@@ -283,7 +283,7 @@ int cu_pred_requests(void *p, b2_msg *out)
 		const int bitmap = n > k->o.fold_cap;
 		uint32_t *d = bitmap ? bmp_set(k, 0, c) : k->fo.dst + (size_t)c * (size_t)k->b;
 		uint32_t *h = k->pd.h_pred + (size_t)c * (size_t)k->slotw;
-		out[c] = (b2_msg){host ? h : d, n, bitmap};
+		out[c] = (b2_msg){host ? h : d, n, bitmap, 0};
 		if (host && bitmap)
 			h[k->bw] = (uint32_t)n; /* MPI's bitmap messages end in it */
 		if (host && n && !bitmap) {
@@ -318,7 +318,7 @@ int cu_pred_answers(void *p, const b2_msg *in, b2_msg *out)
 		uint32_t *a = (mem == B2_MEM_HOST ? k->pd.h_recv : k->pd.ans) + (size_t)c * (size_t)k->b;
 		const uint32_t *pred = k->pred + (size_t)c * (size_t)k->b;
 		const int64_t n = c == j || !in ? 0 : in[c].count;
-		out[c] = (b2_msg){a, n, 0};
+		out[c] = (b2_msg){a, n, 0, 0};
 		if (c == j || (in && !n))
 			continue;
 		if (in && !in[c].bitmap) {
