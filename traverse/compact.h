@@ -49,4 +49,16 @@ static B2_HD uint32_t b2_bits_read(const uint32_t *s, uint64_t at, unsigned n)
 	return n == 32 ? (uint32_t)v : (uint32_t)v & ((1u << n) - 1);
 }
 
+/* off[w] = the set bits of mask's words before word w: where word w's
+ * bits lie in the compact form. Returns the bits in all. */
+static inline uint64_t b2_compact_offsets(const uint32_t *mask, int64_t bw, uint32_t *off)
+{
+	uint64_t at = 0;
+	for (int64_t w = 0; w < bw; w++) {
+		off[w] = (uint32_t)at;
+		at += (uint64_t)__builtin_popcount(mask[w]);
+	}
+	return at;
+}
+
 #endif

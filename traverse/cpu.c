@@ -49,6 +49,7 @@ typedef struct cpu_bk {
 	 * offset, [R][bw] each; [R][bw + 1]: the peers' unpacked, slot i the
 	 * own packed */
 	uint32_t *cmask, *coff, *cbuf;
+	int64_t cwords;     /* the own block's compact bitmap's words */
 } cpu_bk;
 
 static int cpu_host_alloc(void *out, size_t bytes, const char *what)
@@ -182,11 +183,9 @@ static int cpu_compact_masks(void *p, const uint32_t *masks)
 	B2_TRY(b2_calloc(&k->cbuf, (size_t)k->g.R * (size_t)(k->bw + 1), 4, "compact bitmaps"));
 	memcpy(k->cmask, masks, n * 4);
 	for (int q = 0; q < k->g.R; q++) {
-		uint32_t at = 0;
-		for (int64_t w = 0; w < k->bw; w++) {
-			k->coff[q * k->bw + w] = at;
-			at += (uint32_t)__builtin_popcount(masks[q * k->bw + w]);
-		}
+		const uint64_t bits = b2_compact_offsets(masks + q * k->bw, k->bw, k->coff + q * k->bw);
+		if (q == k->g.i)
+			k->cwords = b2_bmp_words((int64_t)bits);
 	}
 done:
 	return error;
@@ -197,8 +196,7 @@ done:
 static int compact_pack(cpu_bk *k, const uint32_t *f, b2_msg *m)
 {
 	const uint32_t *mask = k->cmask + k->g.i * k->bw, *off = k->coff + k->g.i * k->bw;
-	const int64_t bits = off[k->bw - 1] + __builtin_popcount(mask[k->bw - 1]);
-	const int64_t cw = b2_bmp_words(bits);
+	const int64_t cw = k->cwords;
 	uint32_t *out = k->cbuf + k->g.i * (k->bw + 1);
 	memset(out, 0, (size_t)cw * 4);
 	for (int64_t w = 0; w < k->bw; w++) {

@@ -44,13 +44,9 @@ int cu_compact_masks(void *p, const uint32_t *masks)
 	if (!off)
 		return b2_err(B2_EIO_, "out of host memory: %zu bytes for the compact bitmap offsets", n * 4);
 	for (int q = 0; q < k->g.R; q++) {
-		uint32_t at = 0;
-		for (int64_t w = 0; w < k->bw; w++) {
-			off[q * k->bw + w] = at;
-			at += (uint32_t)__builtin_popcount(masks[q * k->bw + w]);
-		}
+		const uint64_t bits = b2_compact_offsets(masks + q * k->bw, k->bw, off + q * k->bw);
 		if (q == k->g.i)
-			k->fr.cwords = b2_bmp_words(at);
+			k->fr.cwords = b2_bmp_words((int64_t)bits);
 	}
 	DALLOC(k->fr.cmask, n * 4);
 	DALLOC(k->fr.coff, n * 4);
