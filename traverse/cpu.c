@@ -179,7 +179,7 @@ static int cpu_compact_masks(void *p, const uint32_t *masks)
 	cpu_bk *k = p;
 	const size_t n = (size_t)k->g.R * (size_t)k->bw;
 	B2_TRY(b2_alloc(&k->cmask, n * 4, "compact bitmap masks"));
-	B2_TRY(b2_alloc(&k->coff, n * 4, "compact bitmap masks"));
+	B2_TRY(b2_alloc(&k->coff, n * 4, "compact bitmap offsets"));
 	B2_TRY(b2_calloc(&k->cbuf, (size_t)k->g.R * (size_t)(k->bw + 1), 4, "compact bitmaps"));
 	memcpy(k->cmask, masks, n * 4);
 	for (int q = 0; q < k->g.R; q++) {
