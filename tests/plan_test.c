@@ -458,7 +458,8 @@ static void test_bottom_up_evict_first(void)
 }
 
 /* COMPACT: b = 320 (a bitmap of 10 words and its count), 96 vertices
- * with a tuple degree (a compact bitmap of 3 words and its count) */
+ * with a tuple degree (a first compact bitmap of 3 words and its count),
+ * fewer as frontiers pass */
 static void test_compact(void)
 {
 	const b2_plan_caps caps = {.fold_carries = 1, .compact = 1};
@@ -466,13 +467,13 @@ static void test_compact(void)
 	g.compact_bits = 96;
 	b2_run_plan r = b2_plan_run(&g, &caps);
 	EQ("compact: 4x1 mpi, bitmap auto", r.compact, 1);
-	EQ("compact: 11 vertices (bitmap 11 words, compact 4)", b2_plan_expand_form(&g, &r, 11), B2_FORM_COMPACT);
-	EQ("compact: 5 vertices (list 5 words, compact 4)", b2_plan_expand_form(&g, &r, 5), B2_FORM_COMPACT);
-	EQ("compact: 4 vertices (list 4 words, compact 4)", b2_plan_expand_form(&g, &r, 4), B2_FORM_LIST);
-	EQ("compact: 0 vertices", b2_plan_expand_form(&g, &r, 0), B2_FORM_LIST);
+	EQ("compact: 11 vertices (bitmap 11 words, compact 4)", b2_plan_expand_form(&g, &r, 11, g.compact_bits), B2_FORM_COMPACT);
+	EQ("compact: 5 vertices (list 5 words, compact 4)", b2_plan_expand_form(&g, &r, 5, g.compact_bits), B2_FORM_COMPACT);
+	EQ("compact: 4 vertices (list 4 words, compact 4)", b2_plan_expand_form(&g, &r, 4, g.compact_bits), B2_FORM_LIST);
+	EQ("compact: 0 vertices", b2_plan_expand_form(&g, &r, 0, g.compact_bits), B2_FORM_LIST);
 	EQ("compact: the fold's form is b2_plan_form's", b2_plan_form(&g, 11), B2_FORM_BITMAP);
 	g.compact_bits = 320;
-	EQ("compact: every vertex with edges (compact 11 words, bitmap 11)", b2_plan_expand_form(&g, &r, 11),
+	EQ("compact: every vertex with edges (compact 11 words, bitmap 11)", b2_plan_expand_form(&g, &r, 11, g.compact_bits),
 	   B2_FORM_BITMAP);
 	g.compact_bits = 96;
 	b2_msg_plan ein[4];
@@ -482,6 +483,18 @@ static void test_compact(void)
 	b2_plan_counts c = {.lvl = 1, .own_front = 11, .front = 1};
 	b2_plan_level(&g, &r, &st, &c, &p);
 	EQ("compact: the level plan's expand", p.expand_out.form, B2_FORM_COMPACT);
+	EQ("compact: 85 vertices left unseen after the root's level", st.unseen, 85);
+	c = (b2_plan_counts){.lvl = 2, .own_front = 60, .front = 11};
+	b2_plan_level(&g, &r, &st, &c, &p);
+	EQ("compact: level 2, 60 of 85 unseen (compact 4 words)", p.expand_out.form, B2_FORM_COMPACT);
+	EQ("compact: 25 unseen after level 2", st.unseen, 25);
+	c = (b2_plan_counts){.lvl = 3, .own_front = 3, .front = 60};
+	b2_plan_level(&g, &r, &st, &c, &p);
+	EQ("compact: level 3, 3 of 25 unseen (compact 2 words, list 3)", p.expand_out.form, B2_FORM_COMPACT);
+	EQ("compact: with all 96 bits, 3 vertices a list", b2_plan_expand_form(&g, &r, 3, 96), B2_FORM_LIST);
+	c = (b2_plan_counts){.lvl = 1, .own_front = 1, .front = 1};
+	b2_plan_level(&g, &r, &st, &c, &p);
+	EQ("compact: a new search begins with every bit", st.unseen, 95);
 	g.bitmap_mode = B2_BITMAP_ON;
 	EQ("compact: not under --bitmap on", b2_plan_run(&g, &caps).compact, 0);
 	g.bitmap_mode = B2_BITMAP_OFF;
@@ -490,7 +503,7 @@ static void test_compact(void)
 	g.rules_off = B2_RULE_COMPACT;
 	r = b2_plan_run(&g, &caps);
 	EQ("compact: not with the rule off", r.compact, 0);
-	EQ("compact: rule off, 11 vertices a bitmap", b2_plan_expand_form(&g, &r, 11), B2_FORM_BITMAP);
+	EQ("compact: rule off, 11 vertices a bitmap", b2_plan_expand_form(&g, &r, 11, g.compact_bits), B2_FORM_BITMAP);
 	g.rules_off = 0;
 	EQ("compact: not where the backend cannot", b2_plan_run(&g, &MPI_CAPS).compact, 0);
 	const b2_plan_caps pull = {.device_levels = 1, .fold_carries = 1, .fold_in_place = 1, .compact = 1};

@@ -87,8 +87,34 @@ for C in (2, 4):
             rep.check("1x%d searched as %dx1: %s the same" % (C, C, k),
                       np.array_equal(res[1, C][k], res[C, 1][k]), "%s vs %s" % (res[1, C][k].ravel()[:8], res[C, 1][k].ravel()[:8]))
 
+def compact_expand_bytes(g, R, C, roots, L):
+    """FORMATS.md's expand bytes [K][L][P] of a run with compact bitmaps, from
+    the serial BFS: at step l rank (i, j) sends the vertices of its block
+    (j * R + i) at level l - 1 to its R - 1 column peers as a list (n words)
+    or a bitmap (ceil(b/32) + 1 words) by section 5's rule, or as a compact
+    bitmap of its vertices with a tuple degree at no level below l - 1
+    (ceil(d/32) + 1 words) where that is fewer words."""
+    b = -(-g.n // (R * C))
+    bw = -(-b // 32)
+    want = np.zeros((len(roots), L, R * C), dtype=np.int64)
+    for k, r in enumerate(roots):
+        lv = g.level(int(r))
+        for p in range(R * C):
+            i, j = divmod(p, C)
+            blk = slice((j * R + i) * b, min((j * R + i + 1) * b, g.n))
+            bl, has = lv[blk], g.tdeg[blk] > 0
+            for l in range(1, L + 1):
+                n = int((bl == l - 1).sum())
+                if l - 1 > lv.max():  # past the search's last step
+                    continue
+                words = bw + 1 if 32 * n > b else n
+                d = int((has & ((bl < 0) | (bl >= l - 1))).sum())
+                want[k, l - 1, p] = 4 * (R - 1) * min(words, -(-d // 32) + 1)
+    return want
+
 # COMPACT: the same search step for step with the expand's compact
-# bitmaps and without, and fewer expand bytes with them (message levels)
+# bitmaps and without, and fewer expand bytes with them, as many as the
+# serial BFS says (message levels)
 for R, C in ((4, 1), (2, 2)):
     part = os.path.join(tmp, "rules-rmat10.%dx%d.h5" % (R, C))
     res = {}
@@ -99,13 +125,19 @@ for R, C in ((4, 1), (2, 2)):
         if rep.check("%dx%d compact %s runs" % (R, C, tag), p.returncode == 0, p.stderr[-300:]):
             with h5py.File(out, "r") as f:
                 res[tag] = {k: f[k][...] for k in ("/frontier_size", "/level_direction", "/edges_examined",
-                                                    "/level_bytes", "/pred")}
+                                                    "/level_bytes", "/pred", "/roots")}
             os.unlink(out)
     if len(res) == 2:
         for k in ("/frontier_size", "/level_direction", "/edges_examined", "/pred"):
             rep.check("%dx%d compact on and off: %s the same" % (R, C, k), np.array_equal(res["on"][k], res["off"][k]))
         on, off = (res[t]["/level_bytes"][..., 0].sum() for t in ("on", "off"))
         rep.check("%dx%d compact: fewer expand bytes (%d < %d)" % (R, C, on, off), 0 < on < off)
+        got = res["on"]["/level_bytes"][..., 0]
+        want = compact_expand_bytes(g, R, C, res["on"]["/roots"], got.shape[1])
+        bad = np.argwhere(got != want)
+        rep.check("%dx%d compact: expand bytes of every step and rank as the serial BFS says" % (R, C),
+                  len(bad) == 0, "first differences (root, step, rank): %s, got %s, want %s"
+                  % (bad[:4].tolist(), got[tuple(bad[:4].T)].tolist(), want[tuple(bad[:4].T)].tolist()))
 
 # none off: recorded as ""
 out = os.path.join(tmp, "rules-none.h5")

@@ -45,11 +45,11 @@ typedef struct cpu_bk {
 	uint32_t *fcol;     /* [nc/32] */
 	uint32_t *nzrow;    /* [nr/32] rows with a local edge */
 	uint32_t *vsend, *vrecv; /* [bw], [C][bw] */
-	/* compact bitmaps (compact.h): the column's masks and each word's bit
-	 * offset, [R][bw] each; [R][bw + 1]: the peers' unpacked, slot i the
-	 * own packed */
-	uint32_t *cmask, *coff, *cbuf;
-	int64_t cwords;     /* the own block's compact bitmap's words */
+	/* compact bitmaps (compact.h): the column's masks as the run began
+	 * and as the search has left them, [R][bw] each; one mask's words'
+	 * bit offsets, [bw]; [R][bw + 1]: the peers' unpacked, slot i the own
+	 * packed */
+	uint32_t *cmask0, *cmask, *coff, *cbuf;
 } cpu_bk;
 
 static int cpu_host_alloc(void *out, size_t bytes, const char *what)
@@ -71,7 +71,7 @@ static void cpu_destroy(void *p)
 	}
 	free(k->csc_ptr); free(k->csc_idx); free(k->fcol); free(k->vsend); free(k->vrecv);
 	free(k->nzrow); free(k->ans); free(k->nreq);
-	free(k->cmask); free(k->coff); free(k->cbuf);
+	free(k->cmask0); free(k->cmask); free(k->coff); free(k->cbuf);
 	free(k);
 }
 
@@ -157,6 +157,8 @@ static int cpu_begin(void *p, int64_t root_k)
 		k->level[x] = -1;
 	memset(k->pred64, 0xff, (size_t)k->b * 8); /* -1: unreached */
 	k->nfront = 0;
+	if (k->cmask)
+		memcpy(k->cmask, k->cmask0, (size_t)k->g.R * (size_t)k->bw * 4);
 	if (k->o.pack_front)
 		memset(k->bmp + (size_t)k->g.j * (size_t)(k->bw + 1), 0, (size_t)k->bw * 4);
 	if (root_k >= 0) {
@@ -178,25 +180,34 @@ static int cpu_compact_masks(void *p, const uint32_t *masks)
 	int error = 0;
 	cpu_bk *k = p;
 	const size_t n = (size_t)k->g.R * (size_t)k->bw;
+	B2_TRY(b2_alloc(&k->cmask0, n * 4, "compact bitmap masks"));
 	B2_TRY(b2_alloc(&k->cmask, n * 4, "compact bitmap masks"));
-	B2_TRY(b2_alloc(&k->coff, n * 4, "compact bitmap offsets"));
+	B2_TRY(b2_alloc(&k->coff, (size_t)k->bw * 4, "compact bitmap offsets"));
 	B2_TRY(b2_calloc(&k->cbuf, (size_t)k->g.R * (size_t)(k->bw + 1), 4, "compact bitmaps"));
-	memcpy(k->cmask, masks, n * 4);
-	for (int q = 0; q < k->g.R; q++) {
-		const uint64_t bits = b2_compact_offsets(masks + q * k->bw, k->bw, k->coff + q * k->bw);
-		if (q == k->g.i)
-			k->cwords = b2_bmp_words((int64_t)bits);
-	}
+	memcpy(k->cmask0, masks, n * 4);
 done:
 	return error;
+}
+
+/* Block q's mask loses the vertices of message m (a list or a bitmap):
+ * every column peer takes a frontier from its copy as the sender does. */
+static void mask_drop(cpu_bk *k, const b2_msg *m, int q)
+{
+	uint32_t *mask = k->cmask + q * k->bw;
+	if (m->bitmap)
+		for (int64_t w = 0; w < k->bw; w++)
+			mask[w] &= ~m->data[w];
+	else
+		for (int64_t x = 0; x < m->count; x++)
+			mask[m->data[x] >> 5] &= ~(1u << (m->data[x] & 31));
 }
 
 /* Bitmap f of the own block (grid row i) as a compact bitmap into m, or 0
  * where f has a vertex its mask lacks. */
 static int compact_pack(cpu_bk *k, const uint32_t *f, b2_msg *m)
 {
-	const uint32_t *mask = k->cmask + k->g.i * k->bw, *off = k->coff + k->g.i * k->bw;
-	const int64_t cw = k->cwords;
+	const uint32_t *mask = k->cmask + k->g.i * k->bw, *off = k->coff;
+	const int64_t cw = b2_bmp_words((int64_t)b2_compact_offsets(mask, k->bw, k->coff));
 	uint32_t *out = k->cbuf + k->g.i * (k->bw + 1);
 	memset(out, 0, (size_t)cw * 4);
 	for (int64_t w = 0; w < k->bw; w++) {
@@ -218,22 +229,24 @@ static int compact_pack(cpu_bk *k, const uint32_t *f, b2_msg *m)
 static int cpu_front_msg(void *p, int form, b2_msg *m)
 {
 	cpu_bk *k = p;
-	if (form == B2_MSG_LIST) {
-		*m = (b2_msg){k->front, k->nfront, B2_MSG_LIST, 0};
-		return 0;
-	}
 	uint32_t *bmp = k->bmp + (size_t)k->g.j * (size_t)(k->bw + 1);
-	if (form == B2_MSG_COMPACT && k->cmask && compact_pack(k, bmp, m))
-		return 0;
-	*m = (b2_msg){bmp, k->nfront, B2_MSG_BITMAP, 0};
-	bmp[k->bw] = (uint32_t)k->nfront;
+	*m = (b2_msg){k->front, k->nfront, B2_MSG_LIST, 0};
+	if (form != B2_MSG_LIST && !(form == B2_MSG_COMPACT && k->cmask && compact_pack(k, bmp, m))) {
+		*m = (b2_msg){bmp, k->nfront, B2_MSG_BITMAP, 0};
+		bmp[k->bw] = (uint32_t)k->nfront;
+	}
+	if (k->cmask) { /* the column peers take it from their copy of the mask */
+		const b2_msg own = {k->front, k->nfront, B2_MSG_LIST, 0};
+		mask_drop(k, &own, k->g.i);
+	}
 	return 0;
 }
 
 /* Compact bitmap m from column peer q, unpacked into out (bw + 1 words). */
 static void compact_unpack(cpu_bk *k, const b2_msg *m, int q, uint32_t *out)
 {
-	const uint32_t *mask = k->cmask + q * k->bw, *off = k->coff + q * k->bw;
+	const uint32_t *mask = k->cmask + q * k->bw, *off = k->coff;
+	b2_compact_offsets(mask, k->bw, k->coff);
 	for (int64_t w = 0; w < k->bw; w++)
 		out[w] = b2_bits_scatter(b2_bits_read(m->data, off[w], (unsigned)__builtin_popcount(mask[w])),
 		                         mask[w]);
@@ -245,13 +258,17 @@ static int cpu_stage_in(void *p, int dir, const b2_msg *in, int nslots, int self
 	cpu_bk *k = p;
 	for (int s = 0; s < nslots; s++) {
 		k->in[s] = in[s];
-		if (dir == B2_DIR_EXPAND && s != self && in[s].bitmap == B2_MSG_COMPACT) {
+		if (dir != B2_DIR_EXPAND || s == self)
+			continue;
+		if (in[s].bitmap == B2_MSG_COMPACT) {
 			if (!k->cmask)
 				return b2_err(B2_EFAIL, "internal: a compact bitmap without the masks");
 			uint32_t *out = k->cbuf + (size_t)s * (size_t)(k->bw + 1);
 			compact_unpack(k, &in[s], s, out);
 			k->in[s] = (b2_msg){out, in[s].count, B2_MSG_BITMAP, 0};
 		}
+		if (k->cmask)
+			mask_drop(k, &k->in[s], s);
 	}
 	k->nin = nslots;
 	k->self = self;

@@ -97,11 +97,11 @@ int b2_plan_form(const b2_plan_grid *g, int64_t n)
 	return 32 * n > g->b ? B2_FORM_BITMAP : B2_FORM_LIST;
 }
 
-int b2_plan_expand_form(const b2_plan_grid *g, const b2_run_plan *run, int64_t n)
+int b2_plan_expand_form(const b2_plan_grid *g, const b2_run_plan *run, int64_t n, int64_t unseen)
 {
 	const int form = b2_plan_form(g, n);
 	const int64_t words = form == B2_FORM_LIST ? n : b2_bmp_words(g->b) + 1;
-	return run->compact && b2_bmp_words(g->compact_bits) + 1 < words ? B2_FORM_COMPACT : form;
+	return run->compact && b2_bmp_words(unseen) + 1 < words ? B2_FORM_COMPACT : form;
 }
 
 /* Beamer's rule (as gapbs applies it), from the global frontier size nf
@@ -168,6 +168,7 @@ void b2_plan_level(const b2_plan_grid *g, const b2_run_plan *run, b2_plan_state 
 		st->prev_dir = B2_TOP_DOWN;
 		/* carrying every level, only the root is missing: begin's */
 		st->prev_carrying = run->carry == B2_CARRY_EVERY;
+		st->unseen = g->compact_bits;
 	}
 	const int64_t deg = c->lvl > 1 && st->prev_dir == B2_BOTTOM_UP ? 0 : c->degree;
 	const int dir = direction(g, st, c->lvl, c->front, deg);
@@ -177,8 +178,12 @@ void b2_plan_level(const b2_plan_grid *g, const b2_run_plan *run, b2_plan_state 
 	p->expand_out = (b2_msg_plan){B2_FORM_NONE, 0};
 	if (run->device_levels)
 		plan_device_expand(g, run, c, p);
-	else if (g->R > 1)
-		p->expand_out = (b2_msg_plan){b2_plan_expand_form(g, run, c->own_front), c->own_front};
+	else if (g->R > 1) {
+		p->expand_out = (b2_msg_plan){b2_plan_expand_form(g, run, c->own_front, st->unseen),
+		                              c->own_front};
+		/* a frontier's vertices have edges and were in no earlier one */
+		st->unseen -= c->own_front;
+	}
 	st->prev_dir = dir;
 	st->prev_carrying = carrying;
 }

@@ -42,11 +42,11 @@
  *       it in place), so that a sparse level's expand moves a few words,
  *       not R - 1 whole bitmaps.
  *   COMPACT  on message levels the expand sends a frontier as a compact
- *       bitmap (compact.h: a bit for each vertex of the block with a tuple
- *       degree) where that is smaller than the list and the bitmap, so
- *       that a dense level moves only the bits a frontier may have set;
- *       with --bitmap auto, where the backend can (compact_masks) and the
- *       messages pass through the host (MPI).
+ *       bitmap (compact.h: a bit for each vertex of the block that has a
+ *       tuple degree and was in no earlier frontier) where that is smaller
+ *       than the list and the bitmap, so that a dense level moves only the
+ *       bits a frontier may have set; with --bitmap auto, where the backend
+ *       can (compact_masks) and the messages pass through the host (MPI).
  * Each can be turned off (--rule-off, b2_plan_grid.rules_off), so that what
  * it gains is measured against the general path on the same build. */
 #ifndef B2_TRAVERSE_PLAN_H
@@ -90,7 +90,7 @@ typedef struct b2_plan_grid {
 	double alpha, beta;  /* Beamer's */
 	int64_t total_degree; /* the sum of all tuple degrees */
 	int64_t compact_bits; /* the own block's vertices with a tuple degree:
-	                         the bits of its compact bitmap (COMPACT) */
+	                         the bits of its first compact bitmap (COMPACT) */
 	int rules_off;       /* B2_RULE_ bits: special rules not applied */
 } b2_plan_grid;
 
@@ -139,6 +139,9 @@ typedef struct b2_plan_state {
 	int64_t prev_front;
 	int prev_dir;         /* the last level's step, and */
 	int prev_carrying;    /* what its fold carried */
+	int64_t unseen;       /* COMPACT: the own block's vertices with a tuple
+	                         degree in no frontier yet: the bits of its
+	                         next compact bitmap */
 } b2_plan_state;
 
 /* What the last level left, on every rank alike. */
@@ -188,9 +191,9 @@ int b2_plan_root_carry(const b2_plan_grid *g, const b2_run_plan *run, int64_t ro
 /* Message levels: the form of a message of n vertices. */
 int b2_plan_form(const b2_plan_grid *g, int64_t n);
 /* The form of message levels' expand message of n vertices: b2_plan_form's,
- * or B2_FORM_COMPACT where the run sends compact bitmaps and that is
- * smaller. */
-int b2_plan_expand_form(const b2_plan_grid *g, const b2_run_plan *run, int64_t n);
+ * or B2_FORM_COMPACT where the run sends compact bitmaps and one of
+ * `unseen` bits (b2_plan_state.unseen) is smaller. */
+int b2_plan_expand_form(const b2_plan_grid *g, const b2_run_plan *run, int64_t n, int64_t unseen);
 
 /* Message levels: the fold also sends the own block's discoveries. */
 static inline int b2_plan_fold_carries(const b2_level_plan *p)

@@ -272,11 +272,13 @@ struct cu_front {
 	size_t cubbytes;
 	int egrid[9];        /* expansion blocks per K: one full wave */
 	uint32_t *fcol;      /* bottom-up: the column frontier as a bitmap over local columns */
-	/* compact bitmaps (compact.h): the column's masks and their words' bit
-	 * offsets, [R][bw] each; the own frontier packed, [bw + 2] (word
-	 * bw + 1: the vertices its mask lacks); its words */
-	uint32_t *cmask, *coff, *cpack;
-	int64_t cwords;
+	/* compact bitmaps (compact.h): the column's masks as the run began
+	 * and as the search has left them, [R][bw] each; one mask's words'
+	 * set bits and their scan (the bit offsets), [bw + 1] each; the own
+	 * frontier packed, [bw + 2] (word bw + 1: the vertices its mask
+	 * lacks); the own mask's bits, as the run began and now */
+	uint32_t *cmask0, *cmask, *cpop, *coff, *cpack;
+	int64_t cbits0, cbits;
 };
 
 /* The fold: the messages and the visited state that travel along the row. */
@@ -568,11 +570,21 @@ void cu_destroy(void *p);
 int cu_begin(void *p, int64_t root_k);
 int cu_front_msg(void *p, int form, b2_msg *m);
 int cu_compact_masks(void *p, const uint32_t *masks);
-/* compact.cu: the own frontier bitmap src packed into pinned memory (*m;
- * *packed = 0 where it has a vertex its mask lacks), and peer q's compact
- * bitmap *m unpacked into its device slot (*m then a bitmap there) */
+/* compact.cu: the masks as the run began (a search's begin); the own
+ * frontier bitmap src packed into pinned memory (*m; *packed = 0 where it
+ * has a vertex its mask lacks, or more bits than cbits said), the own mask
+ * losing it; or only that (compact_drop_own, frontier bitmap bmp); peer
+ * q's message m, in the device slot, taken from its mask (compact_drop);
+ * peer q's compact bitmap *m unpacked into its device slot (*m then a
+ * bitmap there), its mask losing it */
+int compact_begin(cu_bk *k);
 int compact_pack(cu_bk *k, const uint32_t *src, b2_msg *m, int *packed);
+int compact_drop_own(cu_bk *k, const uint32_t *bmp);
+int compact_drop(cu_bk *k, const b2_msg *m, int q);
 int compact_unpack(cu_bk *k, b2_msg *m, int q, uint32_t *slot);
+/* preds.cu: pref = the exclusive scan (n entries) of pop, the set bits of
+ * bitmap bmp's nw words (bmp NULL: pop as it is) */
+int word_scan(cu_bk *k, const uint32_t *bmp, int64_t nw, uint32_t *pop, uint32_t *pref, int64_t n);
 int cu_stage_in(void *p, int dir, const b2_msg *in, int nslots, int self);
 int cu_visited_bufs(void *p, uint32_t **send, uint32_t **recv);
 int cu_visited_in(void *p, const uint32_t *recv);

@@ -337,10 +337,13 @@ int cu_stage_in(void *p, int dir, const b2_msg *in, int nslots, int self)
 		*m = in[s];
 		if (s == self || in[s].count <= 0)
 			continue;
-		error = m->bitmap == B2_MSG_COMPACT ? compact_unpack(k, m, s, in_slot(k, dir, s))
-		                                    : to_device(k, m, in_slot(k, dir, s));
-		if (error)
-			return error;
+		if (m->bitmap == B2_MSG_COMPACT) {
+			B2_TRY(compact_unpack(k, m, s, in_slot(k, dir, s)));
+			continue;
+		}
+		B2_TRY(to_device(k, m, in_slot(k, dir, s)));
+		if (dir == B2_DIR_EXPAND && k->fr.cmask)
+			B2_TRY(compact_drop(k, m, s));
 	}
 done:
 	return error;

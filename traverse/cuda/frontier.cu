@@ -345,8 +345,10 @@ int cu_front_msg(void *p, int form, b2_msg *m)
 		m->data = (uint32_t *)src;
 		return 0;
 	}
-	if (form == B2_MSG_COMPACT && k->fr.cmask && (error = compact_pack(k, src, m, &packed)) != 0)
-		return error;
+	if (form == B2_MSG_COMPACT && k->fr.cmask)
+		B2_TRY(compact_pack(k, src, m, &packed));
+	else if (k->fr.cmask) /* the column peers take it from their copy of the mask */
+		B2_TRY(compact_drop_own(k, bmp_set(k, front_set(k), k->g.j)));
 	if (packed)
 		return 0;
 	*m = (b2_msg){k->fr.h_front, k->fr.nfront, bitmap, 0};

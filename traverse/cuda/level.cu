@@ -219,6 +219,7 @@ int cu_begin(void *p, int64_t root_k)
 		2 * (k->g.C + 2), k->front_lists ? own_front_list(k, 1) : NULL);
 	CU_TRY(cudaGetLastError());
 	B2_TRY(export_visited(k));
+	B2_TRY(compact_begin(k));
 	/* done before returning: in pull mode the column peers read the new
 	 * frontier bitmap once every rank's begin has returned */
 	CU_TRY(cudaStreamSynchronize(k->st));

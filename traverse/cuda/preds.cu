@@ -186,16 +186,24 @@ static uint32_t *word_pops(const cu_bk *k)
 {
 	return (uint32_t *)k->fr.deg;
 }
+int word_scan(cu_bk *k, const uint32_t *bmp, int64_t nw, uint32_t *pop, uint32_t *pref, int64_t n)
+{
+	int error = 0;
+	size_t bytes = k->fr.cubbytes;
+	if (bmp) {
+		k_word_pop<<<blocks_for(k, nw), TPB, 0, k->st>>>(bmp, nw, pop);
+		CU_TRY(cudaGetLastError());
+	}
+	CU_TRY(cub::DeviceScan::ExclusiveSum(k->fr.cubtmp, bytes, pop, pref, n, k->st));
+done:
+	return error;
+}
+
 static int ordered_list(cu_bk *k, const uint32_t *bmp, uint32_t *dst, int popped = 0)
 {
 	int error = 0;
 	uint32_t *pop = word_pops(k), *pref = (uint32_t *)k->fr.cumul;
-	size_t bytes = k->fr.cubbytes;
-	if (!popped) {
-		k_word_pop<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(bmp, k->bw, pop);
-		CU_TRY(cudaGetLastError());
-	}
-	CU_TRY(cub::DeviceScan::ExclusiveSum(k->fr.cubtmp, bytes, pop, pref, k->bw, k->st));
+	B2_TRY(word_scan(k, popped ? NULL : bmp, k->bw, pop, pref, k->bw));
 	k_ordered<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(bmp, k->bw, pref, dst);
 	CU_TRY(cudaGetLastError());
 done:
