@@ -275,10 +275,13 @@ gpu)
       for g in ${PERGPU_GRIDS-1x2 2x1}; do [ "$(gscale $g)" = "$sc" ] && part "$sc" $g >/dev/null; done
       [ "${KEEP_EDGES:-0}" = 1 ] || rm -f "$WORK/rmat-s$sc-e$EF.h5"
     done
-    p1=$(part "$S" 1x1); [ "${KEEP_EDGES:-0}" = 1 ] || rm -f "$WORK/rmat-s$S-e$EF.h5"
-    p0=$(part "${LAT_SCALE:-21}" 1x1)
     # PERGPU_RUN=0: the graphs only (a GPU host's CPUs can make them while
-    # its GPUs run the checks); PERGPU_1X1=0 leaves out the 1x1 rows
+    # its GPUs run the checks); PERGPU_1X1=0 leaves out the 1x1 rows and
+    # their graphs
+    if [ "${PERGPU_1X1:-1}" = 1 ]; then
+      p1=$(part "$S" 1x1); [ "${KEEP_EDGES:-0}" = 1 ] || rm -f "$WORK/rmat-s$S-e$EF.h5"
+      p0=$(part "${LAT_SCALE:-21}" 1x1)
+    fi
     [ "${PERGPU_RUN:-1}" = 1 ] || R=0
     if [ "$R" -gt 0 ]; then
     if [ "${PERGPU_1X1:-1}" = 1 ]; then
