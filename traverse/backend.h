@@ -287,8 +287,10 @@ typedef struct b2_backend {
 	const b2_device_ops *device; /* NULL: messages in host memory only */
 	/* Optional (NULL: no compact bitmaps), once before the first search:
 	 * masks + q * bmp_words(b) = which vertices of the block of grid-column
-	 * peer q have a tuple degree. front_msg packs through the own block's,
-	 * stage_in unpacks each peer's compact bitmap through its mask. */
+	 * peer q have a tuple degree. Each search begins with these masks;
+	 * front_msg packs through the own block's, stage_in unpacks each
+	 * peer's compact bitmap through its mask, and each frontier, sent or
+	 * received in any form, leaves its block's mask. */
 	int (*compact_masks)(void *bk, const uint32_t *masks);
 } b2_backend;
 

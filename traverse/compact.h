@@ -1,11 +1,12 @@
 /* compact.h — compact bitmaps (plan.h COMPACT): a frontier of the sender's
  * block as one bit for each of the block's vertices that has a tuple
- * degree, in order. A vertex without one is never in a frontier (roots are
- * drawn among vertices with edges), and an R-MAT block has many: the
- * expand's dense levels move that much less. Every column peer holds each
- * block's mask of such vertices (the backends' compact_masks) and the bit
- * offset of each of its words in the compact form, so a word packs and
- * unpacks alone. The two bit moves here serve both backends. */
+ * degree and was in no earlier frontier, in order. No other vertex can be
+ * in a frontier (roots are drawn among vertices with edges), and an R-MAT
+ * block has many: the expand's dense levels move that much less. Every
+ * column peer holds each block's mask of such vertices (the backends'
+ * compact_masks, less each frontier as it passes) and finds the bit offset
+ * of each of its words in the compact form, so a word packs and unpacks
+ * alone. The bit moves here serve both backends. */
 #ifndef B2_TRAVERSE_COMPACT_H
 #define B2_TRAVERSE_COMPACT_H
 
