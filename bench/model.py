@@ -3,6 +3,7 @@
 
     bench/model.py fit BFS.h5... [--holdout N] [--json OUT] [--tolerance 0.15]
     bench/model.py extrapolate BFS.h5... [--gpus-per-node 4] [--net-bw B] [--net-lat S] [--grids "16x1 4x4"]
+                                         [--compact]
 
 The time of one search is the sum over its steps of the local step, the
 exchanges before and after it and the termination test, plus the
@@ -48,7 +49,11 @@ carried state first sends the own visited block to the row peers, and a
 round among n ranks costs NET_LAT * ceil(log2 n) beyond its bytes. It
 prints, per grid, the predicted harmonic-mean GTEPS and the exchange that
 takes the most time. --grids names other grids (16x1, 8x2 and 4x4 for
-four nodes of four GPUs, say) to compare the shapes a node count allows."""
+four nodes of four GPUs, say) to compare the shapes a node count allows.
+--compact sends the expand's messages between nodes as compact bitmaps
+where smaller (plan.h COMPACT, which the mpi transport sends): a bit for
+each vertex of the block that no earlier frontier held, taken as the
+vertices that the one-GPU run's step and its later steps reached."""
 import argparse, json, math, os, sys
 import numpy as np
 import h5py
@@ -266,13 +271,17 @@ def parse_grids(text):
     return out
 
 
-def extrapolate(prof, params, one, gpus_per_node, net_bw, net_lat, node_name, growth, lb=26, grids=None):
+def extrapolate(prof, params, one, gpus_per_node, net_bw, net_lat, node_name, growth, lb=26, grids=None,
+                compact=False):
     """Predicted search time and the parts of it on the given grids (the
     paper's by default). node: the fitted costs within a node (bytes and
     rounds of the expand and the fold, the termination per step, the
-    predecessors' round)."""
+    predecessors' round). compact: the expand's messages between nodes
+    are compact bitmaps where smaller."""
     loc, node = params["local"], params[node_name]
     b = 1 << lb
+    # the vertices no earlier frontier held: this step's and the later ones'
+    unseen = [sum(s["front"] for s in prof[k:]) for k in range(len(prof))]
     rows = []
     for R, C in grids or paper_grids():
         if R == 1 and C > 1:                         # searched as C x 1 (plan.h ROW_AS_COLUMN)
@@ -284,7 +293,7 @@ def extrapolate(prof, params, one, gpus_per_node, net_bw, net_lat, node_name, gr
         bitmap = b / 8 + 4
         steps = 0.0
         bu = loc["E_bu"]
-        for s in prof:
+        for k, s in enumerate(prof):
             ran = s["front"] > 0 or s["e_td"] + s["e_bu"] > 0
             steps += ran
             t["local"] += (loc["E_td"] * s["e_td"] * N / P + loc["D_td"] * s["found_td"] * N / R +
@@ -294,20 +303,24 @@ def extrapolate(prof, params, one, gpus_per_node, net_bw, net_lat, node_name, gr
             if P == 1 or not ran:
                 continue
 
-            def xchg(n, msg, intra, kind):
+            def xchg(n, msg, intra, kind, net_msg=None):
                 """A round among n ranks sending msg bytes to each of the
-                n - 1 others, `intra` of them in the node (at the fitted
-                cost of a byte and a round of that exchange)."""
+                n - 1 others (net_msg to those in other nodes), `intra` of
+                them in the node (at the fitted cost of a byte and a round
+                of that exchange)."""
                 if n <= 1:
                     return 0.0
                 inter = n - 1 - intra
-                return (intra * msg * node["B_" + kind] + inter * msg / net_bw +
+                net_msg = msg if net_msg is None else net_msg
+                return (intra * msg * node["B_" + kind] + inter * net_msg / net_bw +
                         (node["rounds_" + kind] if inter == 0 else net_lat * math.ceil(math.log2(n))))
             # ranks i*C + j: a row's first min(C, g) share a node; a column's
             # ranks are C apart
             row_intra = min(C, gpus_per_node) - 1
             col_intra = max(0, min(R, gpus_per_node // C) - 1) if C < gpus_per_node else 0
-            t["expand"] += xchg(R, min(4 * s["front"] * b, bitmap), col_intra, "expand")
+            msg = min(4 * s["front"] * b, bitmap)
+            t["expand"] += xchg(R, msg, col_intra, "expand",
+                                min(msg, unseen[k] * b / 8 + 4) if compact else None)
             t["fold"] += xchg(C, min(4 * s["found"] * b, bitmap), row_intra, "fold")
             if R > 1 and C > 1:
                 t["fold"] += node["rounds_2d"]
@@ -339,6 +352,9 @@ def main():
                     "(26; the paper's weak scaling used 21)")
     ap.add_argument("--grids", help="extrapolate: these grids, e.g. \"16x1 8x2 4x4\" (default: the "
                     "paper's, 1 to 4096 GPUs with C = R or 2R); a 1xC grid is searched as Cx1")
+    ap.add_argument("--compact", action="store_true", help="extrapolate: the expand's messages between nodes "
+                    "as compact bitmaps of the vertices no earlier frontier held, where smaller (the mpi "
+                    "transport's)")
     ap.add_argument("--tolerance", type=float, default=0.15, help="fit: the largest error allowed on several GPUs")
     o = ap.parse_args()
     runs = [load(p) for p in o.files]
@@ -375,14 +391,15 @@ def main():
         gbs = lambda c: 1e-9 / c if c > 0 else float("inf")
         print("# extrapolation: 2^%d vertices a GPU; %d GPUs a node, at %s's fitted costs (expand %.0f GB/s "
               "and %.1f us a round, fold %.0f GB/s and %.1f us); %.0f GB/s and %.1f us a message between "
-              "nodes; the steps of %s; bottom-up edges examined x (1 + %.3f log2 C)"
+              "nodes%s; the steps of %s; bottom-up edges examined x (1 + %.3f log2 C)"
               % (o.per_gpu_scale, o.gpus_per_node, o.node_transport, gbs(node["B_expand"]),
                  node["rounds_expand"] * 1e6, gbs(node["B_fold"]), node["rounds_fold"] * 1e6,
-                 o.net_bw * 1e-9, o.net_lat * 1e6, os.path.basename(one["path"]), growth))
+                 o.net_bw * 1e-9, o.net_lat * 1e6, ", the expand's as compact bitmaps" if o.compact else "",
+                 os.path.basename(one["path"]), growth))
         print("%6s %7s %6s %12s %10s %10s  %s" % ("GPUs", "grid", "scale", "search ms", "GTEPS", "local %", "limited by"))
         for P, R, C, sc, tt, g, lim, lf in extrapolate(prof, params, extra, o.gpus_per_node, o.net_bw,
                                                       o.net_lat, o.node_transport, growth, o.per_gpu_scale,
-                                                      parse_grids(o.grids) if o.grids else None):
+                                                      parse_grids(o.grids) if o.grids else None, o.compact):
             print("%6d %3dx%-3d %6.3g %12.3f %10.1f %9.0f%%  %s" % (P, R, C, sc, 1e3 * tt, g, 100 * lf, lim))
     return 0 if worst <= o.tolerance else 1
 

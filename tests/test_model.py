@@ -209,4 +209,28 @@ old = write(os.path.join(D, "old.h5"), 1, 2, "pull", np.ones((2, 6)) * 1e-3, 20,
 p = subprocess.run([sys.executable, MODEL, "fit", old], capture_output=True, text=True)
 R_.check("model.py: a file without /rank_phase_time refused", p.returncode != 0 and "old.h5" in p.stderr
          and "rank_phase_time" in p.stderr, "exit %d: %s" % (p.returncode, p.stderr))
+
+# extrapolate --compact: the expand's messages between nodes as compact
+# bitmaps where smaller, a bit for each vertex that this step and the later
+# ones reached; within the node and wherever the list is smaller, as
+# before. 8x1 with 4 GPUs a node: each round sends 3 messages in the node
+# and 4 over the network (1 GB/s, no latency); every other cost zero, so
+# the search is the expand's network bytes over 1e9 (b = 1024: a bitmap
+# is 132 bytes)
+zero = dict.fromkeys(model.FEATURES, 0.0)
+steps = [{"front": f, "found": 0.0, "e_td": 0.0, "e_bu": 0.0, "front_td": 0.0, "found_td": 0.0,
+          "bottom_up": 0.0} for f in (1e-6, 0.1, 0.5, 0.05)]
+for compact, msgs in ((False, [4e-6 * 1024, 132, 132, 132]),
+                      (True, [4e-6 * 1024, 0.65 * 128 + 4, 0.55 * 128 + 4, 0.05 * 128 + 4])):
+    rows = model.extrapolate(steps, {"local": dict(zero), "pull": dict(zero)}, {"nedge_per_vertex": 16.0}, 4,
+                             1e9, 0.0, "pull", 0.0, lb=10, grids=[(8, 1)], compact=compact)
+    want = 4 * sum(msgs) / 1e9
+    R_.check("model.py extrapolate%s: 8x1's search is its expand's network bytes (%.6g s)"
+             % (" --compact" if compact else "", want), np.isclose(rows[0][4], want, rtol=1e-12, atol=0),
+             "%r" % (rows,))
+    R_.eq("model.py extrapolate%s: limited by the expand" % (" --compact" if compact else ""), rows[0][6], "expand")
+p = subprocess.run([sys.executable, MODEL, "extrapolate"] + [x[0] for x in runs] + ["--compact"],
+                   capture_output=True, text=True)
+R_.eq("model.py extrapolate --compact: exit 0", p.returncode, 0)
+R_.check("model.py extrapolate --compact: says so", "the expand's as compact bitmaps" in p.stdout, p.stdout[:400])
 sys.exit(1 if R_.failed else 0)
