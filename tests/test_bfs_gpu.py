@@ -9,7 +9,8 @@ sharing one GPU (--test-shared-gpus), NCCL's on 1x2 and 2x1 sharing one GPU
 thread, every --direction (auto, top-down, bottom-up) and every --transport
 (auto, pull, ipc, nccl, mpi, and NCCL forced onto its socket transport)
 crossed give the same levels, with the `exchange` attribute naming the
-transport; so does the level plan with its special rules off (--rule-off:
+transport, and `mpi` the CPU backend's expand bytes at every step and
+rank (message levels: the same lists, bitmaps and compact bitmaps); so does the level plan with its special rules off (--rule-off:
 all, and each that applies to the grid, over pull and mpi), and the
 bottom-up step with its loads evict-first and not (--evict-first on, off); a named transport that cannot serve (pull or nccl with GPUs
 shared) exits 2; too little device memory (memory held by another process) exits 4
@@ -125,6 +126,9 @@ def check_device_phases(tag, f, R, C, opt, shared_pull=False):
 SHARED_PULL = ("pull", "--test-shared-gpus")
 SHARED_NCCL = ("nccl", "--test-shared-gpus")
 
+def out_path(g, R, C, backend, extra, sfx=""):
+    return os.path.join(TMP, "b-%s-%dx%d-%s-%s%s.h5" % (g.name, R, C, backend, "_".join(map(str, extra)), sfx))
+
 def run(g, R, C, backend, *extra, nroots=8, env=None):
     part = os.path.join(TMP, "%s.%dx%d.h5" % (g.name, R, C))
     if not os.path.exists(part):
@@ -137,7 +141,7 @@ def run(g, R, C, backend, *extra, nroots=8, env=None):
         sfx, note = "-sharednccl", " (--test-shared-gpus)"
     else:
         sfx, note = "", ""
-    out = os.path.join(TMP, "b-%s-%dx%d-%s-%s%s.h5" % (g.name, R, C, backend, "_".join(map(str, extra)), sfx))
+    out = out_path(g, R, C, backend, extra, sfx)
     testing = ("--test-shared-gpus",) if env in (SHARED_PULL, SHARED_NCCL) else ()
     p = bfs(R * C, part, "--backend", backend, "-n", nroots, *extra, *testing, "-o", out,
             env=None if testing else env)
@@ -183,6 +187,19 @@ def same(tag, a, b):
     ok = len(a) > 0 and a.keys() == b.keys() and all(np.array_equal(a[r], b[r]) for r in a)
     rep.check(tag, ok)
 
+def same_expand_bytes(tag, a, b):
+    """Message levels send the same expand messages whatever the backend
+    and direction (the plan's forms from the same frontiers; compact
+    bitmaps as large as the masks the frontiers left): runs a and b's
+    /level_bytes expand column equal."""
+    try:
+        with h5py.File(a, "r") as fa, h5py.File(b, "r") as fb:
+            x, y = fa["level_bytes"][..., 0], fb["level_bytes"][..., 0]
+    except (OSError, KeyError) as e:
+        return rep.check(tag, False, str(e))
+    rep.check(tag, x.shape == y.shape and np.array_equal(x, y),
+              "%s vs %s: %s vs %s" % (x.shape, y.shape, x.sum(axis=(1, 2)).tolist(), y.sum(axis=(1, 2)).tolist()))
+
 for g in [] if SHARED_ONLY else graphs[:1] if QUICK else graphs:
     for R, C in GRIDS:
         # 2x3 runs with GPUs shared (allowed for testing, with a warning);
@@ -210,6 +227,11 @@ for g in [] if SHARED_ONLY else graphs[:1] if QUICK else graphs:
                 for d in ("auto", "top-down", "bottom-up"):
                     same("%s %dx%d cuda --transport %s --direction %s == cpu" % (g.name, R, C, tp, d),
                          run(g, R, C, "cuda", "--transport", tp, "--direction", d), cp)
+                    if tp == "mpi":
+                        same_expand_bytes("%s %dx%d cuda --transport mpi --direction %s: expand bytes == cpu's"
+                                          % (g.name, R, C, d),
+                                          out_path(g, R, C, "cuda", ("--transport", "mpi", "--direction", d)),
+                                          out_path(g, R, C, "cpu", ()))
             if own:
                 for d in ("auto", "top-down", "bottom-up"):
                     same("%s %dx%d cuda --transport nccl --direction %s, NCCL on sockets == cpu" % (g.name, R, C, d),
