@@ -94,7 +94,7 @@ static void test_run(void)
 		{"1x2 mpi top-down", 1, 2, B2_DIRECTION_TOP_DOWN, &MPI_CAPS, B2_CARRY_NONE, B2_PREDS_EXCHANGE, 0, 0, -1},
 		{"1x3 mpi", 1, 3, B2_DIRECTION_AUTO, &MPI_CAPS, B2_CARRY_NONE, B2_PREDS_EXCHANGE, 0, 1, -1},
 		{"2x1 mpi", 2, 1, B2_DIRECTION_AUTO, &MPI_CAPS, B2_CARRY_NONE, B2_PREDS_NONE, 0, 0, -1},
-		{"1x2 pull", 1, 2, B2_DIRECTION_AUTO, &PULL_CAPS, B2_CARRY_BOTTOM_UP, B2_PREDS_IN_PLACE, 1, 1, 1},
+		{"1x2 pull (in turns: no carrying)", 1, 2, B2_DIRECTION_AUTO, &PULL_CAPS, B2_CARRY_NONE, B2_PREDS_IN_PLACE, 1, 1, -1},
 		{"4x4 pull", 4, 4, B2_DIRECTION_AUTO, &PULL_CAPS, B2_CARRY_NONE, B2_PREDS_IN_PLACE, 1, 1, -1},
 		{"1x2 nccl", 1, 2, B2_DIRECTION_AUTO, &NCCL_NET_CAPS, B2_CARRY_BOTTOM_UP, B2_PREDS_EXCHANGE, 1, 1, 1},
 	};
@@ -196,20 +196,72 @@ static void test_direction(void)
 		snprintf(name, sizeof name, "1x2 mpi level %d: no visited exchange", l + 1);
 		EQ(name, vis[l], 0);
 	}
-	/* 1x2 pull: bottom-up levels carry the whole set; the first
-	 * bottom-up level after a top-down one exchanges, the next does not */
+	/* 1x2 pull without turns: bottom-up levels carry the whole set; the
+	 * first bottom-up level after a top-down one exchanges, the next does
+	 * not */
+	g.rules_off = B2_RULE_TURNS;
 	r = b2_plan_run(&g, &PULL_CAPS);
 	directions(&g, &r, 6, front, deg, dir, car, vis);
-	EQ("1x2 pull level 1 (top-down): carries nothing", car[0], B2_CARRYING_NONE);
-	EQ("1x2 pull level 2 (bottom-up): carries all", car[1], B2_CARRYING_ALL);
-	EQ("1x2 pull level 2: visited exchange", vis[1], 1);
-	EQ("1x2 pull level 3 (bottom-up again): no visited exchange", vis[2], 0);
-	EQ("1x2 pull level 4 (top-down): carries nothing", car[3], B2_CARRYING_NONE);
-	/* 2x2 pull: the whole set */
+	EQ("1x2 pull turns off level 1 (top-down): carries nothing", car[0], B2_CARRYING_NONE);
+	EQ("1x2 pull turns off level 2 (bottom-up): carries all", car[1], B2_CARRYING_ALL);
+	EQ("1x2 pull turns off level 2: visited exchange", vis[1], 1);
+	EQ("1x2 pull turns off level 3 (bottom-up again): no visited exchange", vis[2], 0);
+	EQ("1x2 pull turns off level 4 (top-down): carries nothing", car[3], B2_CARRYING_NONE);
+	/* 2x2 pull without turns: the whole set */
 	g = grid(2, 2, 0, 0, B2_BITMAP_AUTO, B2_DIRECTION_AUTO);
+	g.rules_off = B2_RULE_TURNS;
 	r = b2_plan_run(&g, &PULL_CAPS);
 	directions(&g, &r, 6, front, deg, dir, car, vis);
-	EQ("2x2 pull level 2 (bottom-up): carries all", car[1], B2_CARRYING_ALL);
+	EQ("2x2 pull turns off level 2 (bottom-up): carries all", car[1], B2_CARRYING_ALL);
+}
+
+/* BOTTOM_UP_TURNS: bottom-up steps in turns along the row where the row
+ * peers' discoveries are read in place (pull) */
+static void test_turns(void)
+{
+	/* levels 2 and 3 bottom-up, then top-down (test_direction's) */
+	const int64_t front[6] = {1, 5, 300, 40, 10, 3}, deg[6] = {0, 2000, 0, 0, 5000, 400};
+	int dir[6], car[6], vis[6];
+	b2_plan_state st;
+	b2_msg_plan ein[4];
+	b2_level_plan p = {.expand_in = ein};
+	b2_plan_grid g = grid(1, 2, 0, 1, B2_BITMAP_AUTO, B2_DIRECTION_AUTO);
+	EQ("turns: rule name", b2_rule_bit("bottom-up-turns"), B2_RULE_TURNS);
+	EQ("1x2 pull: in turns", b2_plan_run(&g, &PULL_CAPS).turns, 1);
+	EQ("1x2 mpi: not in turns (message levels)", b2_plan_run(&g, &MPI_CAPS).turns, 0);
+	EQ("1x2 nccl: not in turns (no in-place reads)", b2_plan_run(&g, &NCCL_NET_CAPS).turns, 0);
+	g.direction = B2_DIRECTION_TOP_DOWN;
+	EQ("1x2 pull top-down: not in turns", b2_plan_run(&g, &PULL_CAPS).turns, 0);
+	g = grid(2, 1, 1, 0, B2_BITMAP_AUTO, B2_DIRECTION_AUTO);
+	EQ("2x1 pull: not in turns (a row of one)", b2_plan_run(&g, &PULL_CAPS).turns, 0);
+	/* only bottom-up steps go in turns; a row of two then knows the
+	 * row's visited state, a longer row exchanges it before each one */
+	static const int want_vis[2][6] = {{0, 1, 0, 0, 0, 0}, {0, 1, 1, 0, 0, 0}};
+	for (int C = 2; C <= 3; C++) {
+		char name[128];
+		g = grid(2, C, 1, C - 1, B2_BITMAP_AUTO, B2_DIRECTION_AUTO);
+		b2_run_plan r = b2_plan_run(&g, &PULL_CAPS);
+		EQ("2xC pull: in turns", r.turns, 1);
+		EQ("2xC pull in turns: no carrying", r.carry, B2_CARRY_NONE);
+		memset(&st, 0, sizeof st);
+		for (int l = 0; l < 6; l++) {
+			static const int64_t none[3 * 6];
+			b2_plan_counts c = {.lvl = l + 1, .own_front = front[l], .front = front[l],
+			                    .degree = deg[l], .per_rank = none};
+			b2_plan_level(&g, &r, &st, &c, &p);
+			dir[l] = p.step.dir;
+			car[l] = p.step.carrying;
+			vis[l] = p.visited_exchange;
+			snprintf(name, sizeof name, "2x%d pull level %d: in turns when bottom-up", C, l + 1);
+			EQ(name, p.step.turns, dir[l] == B2_BOTTOM_UP);
+			snprintf(name, sizeof name, "2x%d pull level %d: carries nothing", C, l + 1);
+			EQ(name, car[l], B2_CARRYING_NONE);
+			snprintf(name, sizeof name, "2x%d pull level %d: visited exchange", C, l + 1);
+			EQ(name, vis[l], want_vis[C - 2][l]);
+		}
+		g.rules_off = B2_RULE_TURNS;
+		EQ("2xC pull turns off: not in turns", b2_plan_run(&g, &PULL_CAPS).turns, 0);
+	}
 }
 
 /* Plans level 3 after a bottom-up level 2 (frontier 400, then 300 and no
@@ -363,7 +415,11 @@ static void test_rules_off(void)
 	directions(&g, &r, 3, front, deg, dir, car, vis);
 	EQ("2x2 row-carries off: level 2 bottom-up", dir[1], B2_BOTTOM_UP);
 	EQ("2x2 row-carries off: level 2 carries nothing", car[1], B2_CARRYING_NONE);
-	EQ("2x2 row-carries off: level 3 (bottom-up again) visited exchange", vis[2], 1);
+	EQ("2x2 row-carries off: level 3 (bottom-up again, after turns) no visited exchange", vis[2], 0);
+	g.rules_off = B2_RULE_ROW_CARRIES | B2_RULE_TURNS;
+	r = b2_plan_run(&g, &PULL_CAPS);
+	directions(&g, &r, 3, front, deg, dir, car, vis);
+	EQ("2x2 row-carries and turns off: level 3 (bottom-up again) visited exchange", vis[2], 1);
 }
 
 /* FRONT_LISTS: b = 2048 (64 bitmap words): a frontier of fewer than
@@ -523,6 +579,7 @@ int main(void)
 	test_device_messages();
 	test_message_levels();
 	test_rules_off();
+	test_turns();
 	test_front_lists();
 	test_bottom_up_evict_first();
 	test_as_column();

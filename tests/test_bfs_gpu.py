@@ -181,7 +181,8 @@ def rules_off(R, C):
     # other rules apply with that one off
     row = ["row-as-column"] if R == 1 else []
     return ([["all"]] + ([row] if R == 1 else [["front-lists"]]) +
-            ([row + ["row-carries"]] if C == 2 else []))
+            ([row + ["row-carries"]] if C == 2 else []) +
+            ([row + ["bottom-up-turns"]] if C > 1 else []))
 
 def same(tag, a, b):
     ok = len(a) > 0 and a.keys() == b.keys() and all(np.array_equal(a[r], b[r]) for r in a)
@@ -276,6 +277,20 @@ for g in [] if SHARED_ONLY else graphs[:1] if QUICK else graphs:
                  run(g, 2, 2, "cuda", "--transport", "pull", "--direction", d, env=SHARED_PULL), cp)
     for k in () if QUICK else (1, 2, 8):
         same("%s 1x1 cuda k=%d == k=4" % (g.name, k), run(g, 1, 1, "cuda", "--edges-per-thread", k), run(g, 1, 1, "cuda"))
+
+# BOTTOM_UP_TURNS on rows of three and four ranks (1x3 and 1x4 searched
+# as rows), pull's device levels, the ranks sharing the GPUs where there
+# are fewer: turn s of rank j waits for rank j + 1's turn s - 1, whose
+# finds (and those of the ranks before it) rank j skips
+if not SHARED_ONLY:
+    g = graphs[0]
+    for C in (3, 4):
+        cp = run(g, 1, C, "cpu")
+        for d in ("auto", "bottom-up"):
+            for rules in (["row-as-column"], ["row-as-column", "bottom-up-turns"]):
+                same("%s 1x%d cuda --rule-off %s --transport pull --direction %s == cpu" % (g.name, C, ",".join(rules), d),
+                     run(g, 1, C, "cuda", *[a for r in rules for a in ("--rule-off", r)], "--transport", "pull",
+                         "--direction", d, env=SHARED_PULL if C > ngpu else None), cp)
 
 # Larger grids with ranks sharing the GPUs (the level plan's general paths:
 # rows and columns of more than two ranks): mpi, and nccl through

@@ -28,10 +28,11 @@ g = Graph("rmat10", edges)
 # its other rules apply only then)
 CASES = [((1, 2), ["row-as-column", "row-carries"], "row-carries+row-as-column", "1x2"),
          ((1, 2), ["row-as-column"], "row-as-column", "1x2"),
-         ((1, 2), ["all"], "row-carries+front-lists+row-as-column+compact", "1x2"),
+         ((1, 2), ["all"], "row-carries+front-lists+row-as-column+compact+bottom-up-turns", "1x2"),
          ((2, 2), ["compact"], "compact", "2x2"),
          ((4, 1), ["compact"], "compact", "4x1"),
          ((2, 2), ["row-carries"], "row-carries", "2x2"),
+         ((2, 2), ["bottom-up-turns"], "bottom-up-turns", "2x2"),
          ((1, 4), ["front-lists"], "front-lists", "4x1"),
          ((1, 4), ["row-as-column", "front-lists"], "front-lists+row-as-column", "1x4")]
 for (R, C), rules, recorded, searched in CASES:

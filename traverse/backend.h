@@ -116,6 +116,7 @@ typedef struct b2_step {
 	int lvl;      /* 1 for the root's level */
 	int dir;      /* B2_TOP_DOWN or B2_BOTTOM_UP */
 	int carrying; /* B2_CARRYING_ */
+	int turns;    /* bottom-up in C turns along the row (plan.h BOTTOM_UP_TURNS) */
 } b2_step;
 
 typedef struct b2_bkopts {

@@ -4,7 +4,7 @@
 #include "plan.h"
 
 const char *const b2_rule_names[B2_NRULES] = {
-	"row-carries", "front-lists", "row-as-column", "compact",
+	"row-carries", "front-lists", "row-as-column", "compact", "bottom-up-turns",
 };
 
 int b2_rule_bit(const char *name)
@@ -58,10 +58,12 @@ b2_run_plan b2_plan_run(const b2_plan_grid *g, const b2_plan_caps *caps)
 	r.expand_lists = !caps->device_levels ? B2_LISTS_NONE
 	               : caps->expand_lists   ? B2_LISTS_ANY
 	               : r.front_lists        ? B2_LISTS_SHORT : B2_LISTS_NONE;
+	r.turns = caps->device_levels && caps->fold_in_place && g->C > 1 &&
+	          g->direction != B2_DIRECTION_TOP_DOWN && rule(g, B2_RULE_TURNS);
 	/* device levels carry on bottom-up levels only: their fold messages
 	 * are bitmaps already, and top-down levels are mostly followed by
-	 * top-down ones */
-	if (row_may_carry(g) && caps->fold_carries)
+	 * top-down ones; a row of two in turns needs no carrying */
+	if (row_may_carry(g) && caps->fold_carries && !r.turns)
 		r.carry = caps->device_levels ? B2_CARRY_BOTTOM_UP : B2_CARRY_EVERY;
 	r.row_reads_visited = g->direction != B2_DIRECTION_TOP_DOWN && g->C > 1 &&
 	                      r.carry != B2_CARRY_EVERY;
@@ -167,14 +169,15 @@ void b2_plan_level(const b2_plan_grid *g, const b2_run_plan *run, b2_plan_state 
 	if (c->lvl == 1) {
 		st->prev_dir = B2_TOP_DOWN;
 		/* carrying every level, only the root is missing: begin's */
-		st->prev_carrying = run->carry == B2_CARRY_EVERY;
+		st->row_current = run->carry == B2_CARRY_EVERY;
 		st->unseen = g->compact_bits;
 	}
 	const int64_t deg = c->lvl > 1 && st->prev_dir == B2_BOTTOM_UP ? 0 : c->degree;
 	const int dir = direction(g, st, c->lvl, c->front, deg);
 	const int carrying = run->carry == B2_CARRY_EVERY || (run->carry && dir == B2_BOTTOM_UP);
-	p->step = (b2_step){c->lvl, dir, carrying};
-	p->visited_exchange = dir == B2_BOTTOM_UP && g->C > 1 && !st->prev_carrying;
+	const int turns = run->turns && dir == B2_BOTTOM_UP;
+	p->step = (b2_step){c->lvl, dir, carrying, turns};
+	p->visited_exchange = dir == B2_BOTTOM_UP && g->C > 1 && !st->row_current;
 	p->expand_out = (b2_msg_plan){B2_FORM_NONE, 0};
 	if (run->device_levels)
 		plan_device_expand(g, run, c, p);
@@ -185,5 +188,7 @@ void b2_plan_level(const b2_plan_grid *g, const b2_run_plan *run, b2_plan_state 
 		st->unseen -= c->own_front;
 	}
 	st->prev_dir = dir;
-	st->prev_carrying = carrying;
+	/* in turns on a row of two, each block's last scanner is the other
+	 * rank, who saw the first one's finds: both know every find */
+	st->row_current = carrying || (turns && g->C == 2);
 }

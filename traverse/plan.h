@@ -47,6 +47,16 @@
  *       than the list and the bitmap, so that a dense level moves only the
  *       bits a frontier may have set; with --bitmap auto, where the backend
  *       can (compact_masks) and the messages pass through the host (MPI).
+ *   BOTTOM_UP_TURNS  device levels whose row peers' discoveries are read in
+ *       place (pull): a bottom-up step goes in C turns along the grid row
+ *       (Beamer, Buluc et al., IPDPS 2013). In turn s rank j scans the rows
+ *       of block j + s (mod C) only, once the ranks that scanned them in the
+ *       turns before (j + 1 .. j + s) have, skipping what they found: a row
+ *       found on one rank is not scanned on the next, where the general
+ *       path scans every row on all C ranks. The own block goes first, so
+ *       the update takes the peers' finds as it takes a fold's. On a row of
+ *       two the row's visited state is then current after the step without
+ *       carrying (ROW_CARRIES_EVERY_LEVEL is not needed there).
  * Each can be turned off (--rule-off, b2_plan_grid.rules_off), so that what
  * it gains is measured against the general path on the same build. */
 #ifndef B2_TRAVERSE_PLAN_H
@@ -66,7 +76,8 @@ enum {
 	B2_RULE_FRONT_LISTS = 1 << 1,
 	B2_RULE_ROW_AS_COLUMN = 1 << 2,
 	B2_RULE_COMPACT = 1 << 3,
-	B2_NRULES = 4
+	B2_RULE_TURNS = 1 << 4,             /* BOTTOM_UP_TURNS */
+	B2_NRULES = 5
 };
 /* Their option names, by bit number ("row-carries", ...). */
 extern const char *const b2_rule_names[B2_NRULES];
@@ -121,6 +132,7 @@ typedef struct b2_run_plan {
 	                        carry (the carried blocks are its), else -1 */
 	int compact;         /* message levels: an expand frontier goes as a
 	                        compact bitmap where smaller (COMPACT) */
+	int turns;           /* bottom-up steps go in C turns (BOTTOM_UP_TURNS) */
 } b2_run_plan;
 
 /* Which backend buffers a run needs (b2_bkopts), from the grid and options
@@ -137,8 +149,9 @@ typedef struct b2_plan_state {
 	int dir, fresh;       /* the last level's direction; just left bottom-up */
 	int64_t to_check;     /* edges not yet examined, as Beamer counts them */
 	int64_t prev_front;
-	int prev_dir;         /* the last level's step, and */
-	int prev_carrying;    /* what its fold carried */
+	int prev_dir;         /* the last level's step, and whether it left
+	                         every rank of the row the row's visited state */
+	int row_current;
 	int64_t unseen;       /* COMPACT: the own block's vertices with a tuple
 	                         degree in no frontier yet: the bits of its
 	                         next compact bitmap */

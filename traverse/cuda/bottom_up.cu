@@ -77,7 +77,7 @@ struct BottomUpArgs {
 	const uint32_t *colidx, *fcol, *nzrow;
 	uint32_t *vis, *pred, *bmp;
 	int32_t *level;
-	int64_t nr;
+	int64_t r0, r1; /* the rows scanned: [r0, r1) */
 	uint32_t b, j;
 	uint64_t bw1;
 	int lvl;
@@ -125,9 +125,9 @@ static __device__ __forceinline__ bool first_parent(Nb nb, uint64_t e0, uint64_t
 	return false;
 }
 
-/* The bottom-up step: a warp owns a word of the visited bitmap (32 local
- * rows, a row per lane); each unvisited row scans its neighbours for one in
- * the column frontier and stops at the first. The warp alone writes its
+/* The bottom-up step over rows [r0, r1): a warp owns a word of the visited
+ * bitmap (32 local rows, a row per lane); each unvisited row scans its
+ * neighbours for one in the column frontier and stops at the first. The warp alone writes its
  * visited word (no atomic); discoveries go to the same bitmaps as
  * top-down's. EVICT_FIRST: the neighbour loads are evicted from L2 first
  * (b2_bottom_up_evict_first). */
@@ -137,17 +137,19 @@ __global__ void __launch_bounds__(TPB) k_bottom_up(BottomUpArgs a)
 	typedef cub::BlockReduce<unsigned long long, TPB> BR;
 	__shared__ typename BR::TempStorage tmp;
 	const int lane = threadIdx.x & 31;
-	const int64_t nw = (a.nr + 31) / 32;
+	const int64_t w0 = a.r0 >> 5, w1 = (a.r1 + 31) >> 5;
 	const int64_t wstride = ((int64_t)gridDim.x * blockDim.x) >> 5;
 	unsigned long long seen = 0;
 	uint64_t policy = 0;
 	if (EVICT_FIRST)
 		asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
-	for (int64_t w = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5; w < nw;
+	for (int64_t w = w0 + (((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5); w < w1;
 	     w += wstride) {
 		/* rows without local edges cannot find a parent here: never load
-		 * their row pointers */
-		const uint32_t vw = a.vis[w], todo = ~vw & __ldg(&a.nzrow[w]);
+		 * their row pointers; nor rows outside the range */
+		const uint32_t in = (w == w0 ? ~0u << (a.r0 & 31) : ~0u) &
+		                    (w == w1 - 1 && (a.r1 & 31) ? (1u << (a.r1 & 31)) - 1 : ~0u);
+		const uint32_t vw = a.vis[w], todo = ~vw & __ldg(&a.nzrow[w]) & in;
 		if (!todo)
 			continue;
 		const int64_t r = w * 32 + lane;
@@ -359,18 +361,81 @@ done:
 	return error;
 }
 
-int bottom_up(cu_bk *k, int lvl, int set, const uint32_t *fcol)
+/* The bottom-up step over local rows [r0, r1), discoveries into set `set`;
+ * its last block signals the row peers (step_end_args: the epoch after
+ * the last one signalled). */
+static int bottom_up_rows(cu_bk *k, int lvl, int set, const uint32_t *fcol, int64_t r0, int64_t r1)
 {
 	int error = 0;
 	BottomUpArgs a;
 	a.rowptr = k->gr.rowptr; a.colidx = k->gr.colidx; a.fcol = fcol; a.nzrow = k->gr.nzrow;
 	a.vis = k->vis; a.pred = k->pred; a.bmp = bmp_set(k, set, 0); a.level = k->level;
-	a.nr = k->nr; a.b = (uint32_t)k->b; a.j = (uint32_t)k->g.j;
+	a.r0 = r0; a.r1 = r1; a.b = (uint32_t)k->b; a.j = (uint32_t)k->g.j;
 	a.bw1 = (uint64_t)(k->bw + 1); a.lvl = lvl; a.examined = k->ct.lcur + k->g.C + 1;
 	a.end = step_end_args(k);
 	void (*step)(BottomUpArgs) = k->bu_evict_first ? k_bottom_up<true> : k_bottom_up<false>;
-	step<<<blocks_for(k, b2_bmp_words(k->nr) * 32), TPB, 0, k->st>>>(a);
+	step<<<blocks_for(k, ((r1 + 31) / 32 - r0 / 32) * 32), TPB, 0, k->st>>>(a);
 	CU_TRY(cudaGetLastError());
+done:
+	return error;
+}
+
+int bottom_up(cu_bk *k, int lvl, int set, const uint32_t *fcol)
+{
+	return bottom_up_rows(k, lvl, set, fcol, 0, k->nr);
+}
+
+/* A turn's start (BOTTOM_UP_TURNS): once the row peer after this rank has
+ * signalled `epoch` (the end of its turn before), the finds of the nsrc
+ * ranks that scanned the block before this rank (their discovery bitmaps
+ * of it, read in place; tag: the block's first row) join the visited
+ * bitmap. Each block waits: no block reads a bitmap before it is done. */
+__global__ void k_turn_in(const unsigned *flag, unsigned epoch, Sources src, int nsrc,
+                          int64_t nwords, uint32_t *vis)
+{
+	if (threadIdx.x == 0)
+		spin_until(flag, epoch);
+	__syncthreads();
+	for (int m = 0; m < nsrc; m++) {
+		const uint32_t at = src.tag[m], sh = at & 31;
+		for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < nwords;
+		     x += (int64_t)gridDim.x * blockDim.x) {
+			const uint32_t w = __ldcv(&src.bmp[m][x]);
+			if (w)
+				or_word_shifted(vis + (at >> 5), x, w, sh);
+		}
+	}
+}
+
+/* The bottom-up step in C turns along the row (plan.h BOTTOM_UP_TURNS):
+ * turn s scans the rows of block t = j + s (mod C), the own block first;
+ * before turn s > 0, the finds in block t of ranks j + 1 .. j + s, which
+ * scanned it in the turns before, join the visited bitmap, so those rows
+ * are not scanned again. Rank j + 1 signals the end of each of its turns
+ * with an epoch of its own (every rank counts them alike); the ranks
+ * after it had signalled theirs before it began, so its signal is the
+ * only one waited for. The last turn signals the update's epoch. */
+int bottom_up_turns(cu_bk *k, int lvl, int set, const uint32_t *fcol)
+{
+	int error = 0;
+	const int C = k->g.C, j = k->g.j, next = (j + 1) % C;
+	for (int s = 0; s < C; s++) {
+		const int t = (j + s) % C;
+		const int64_t r0 = (int64_t)t * k->b, r1 = r0 + k->b < k->nr ? r0 + k->b : k->nr;
+		if (s > 0) {
+			Sources src;
+			for (int q = 1; q <= s; q++) {
+				src.bmp[q - 1] = k->pe.peer_bmp[B2_DIR_FOLD][(j + q) % C] + bmp_off(k, set, t);
+				src.tag[q - 1] = (uint32_t)r0;
+			}
+			k_turn_in<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(k->pe.flags + next, k->pe.epoch, src,
+			                                                   s, k->bw, k->vis);
+			CU_TRY(cudaGetLastError());
+		}
+		B2_TRY(bottom_up_rows(k, lvl, set, fcol, r0, r1));
+		if (s < C - 1)
+			k->pe.epoch++;
+	}
 done:
 	return error;
 }

@@ -218,6 +218,30 @@ static __device__ __forceinline__ void step_end(const StepEnd &s)
 		signal_peers(s.sig, s.n, s.epoch);
 }
 
+static __device__ __forceinline__ uint64_t now_ns()
+{
+	uint64_t t;
+	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+	return t;
+}
+
+/* Spins until *flag >= epoch (acquire, system scope; wrap-around safe). A
+ * peer that never signals (it died; MPI aborts the job) ends the wait with
+ * a trap after 60 s rather than a hang. */
+static __device__ __forceinline__ void spin_until(const unsigned *flag, unsigned epoch)
+{
+	const uint64_t t0 = now_ns();
+	for (;;) {
+		unsigned v;
+		asm volatile("ld.acquire.sys.global.u32 %0, [%1];" : "=r"(v) : "l"(flag) : "memory");
+		if ((int)(v - epoch) >= 0)
+			return;
+		__nanosleep(32);
+		if (now_ns() - t0 > 60000000000ull)
+			__trap();
+	}
+}
+
 /* Word w of a bitmap, shifted by sh bits, ORed into d[x] and d[x + 1]. */
 __device__ __forceinline__ void or_word_shifted(uint32_t *d, int64_t x, uint32_t w, uint32_t sh)
 {
@@ -619,6 +643,7 @@ int build_csc(cu_bk *k);
 int export_visited(cu_bk *k);
 int column_frontier(cu_bk *k, int set, const uint32_t **fc, const uint32_t **copy);
 int bottom_up(cu_bk *k, int lvl, int set, const uint32_t *fcol);
+int bottom_up_turns(cu_bk *k, int lvl, int set, const uint32_t *fcol);
 /* fold.cu */
 int set_bits(cu_bk *k, const uint32_t *list, int64_t n, uint32_t at, uint32_t *dst,
              const uint32_t *count);

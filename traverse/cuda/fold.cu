@@ -119,31 +119,13 @@ static __device__ __forceinline__ void front_list_word(uint32_t w, int64_t x, co
 	});
 }
 
-static __device__ __forceinline__ uint64_t now_ns()
-{
-	uint64_t t;
-	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-	return t;
-}
-
-/* Thread t < n, t != self, waits until flags[t] >= epoch (wrap-around
- * safe); the block waits for them. A peer that never signals (it died; MPI
- * aborts the job) ends the wait with a trap after 60 s rather than a hang. */
+/* Thread t < n, t != self, waits until flags[t] >= epoch (spin_until);
+ * the block waits for them. */
 static __device__ void wait_flags(const unsigned *flags, int n, int self, unsigned epoch)
 {
 	const int t = threadIdx.x;
-	if (t < n && t != self) {
-		const uint64_t t0 = now_ns();
-		for (;;) {
-			unsigned v;
-			asm volatile("ld.acquire.sys.global.u32 %0, [%1];" : "=r"(v) : "l"(flags + t) : "memory");
-			if ((int)(v - epoch) >= 0)
-				break;
-			__nanosleep(32);
-			if (now_ns() - t0 > 60000000000ull)
-				__trap();
-		}
-	}
+	if (t < n && t != self)
+		spin_until(flags + t, epoch);
 	__syncthreads();
 }
 

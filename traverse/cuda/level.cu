@@ -290,7 +290,7 @@ int cu_expand(void *p, const b2_step *st, int64_t *cnt_out, int64_t *examined)
 		CU_TRY(cudaGetLastError());
 	}
 	if (dir == B2_BOTTOM_UP)
-		error = bottom_up(k, lvl, ds, fcol);
+		error = st->turns ? bottom_up_turns(k, lvl, ds, fcol) : bottom_up(k, lvl, ds, fcol);
 	else
 		error = expand_columns(k, n, lvl, ds);
 	if (error)
