@@ -125,19 +125,19 @@ static __device__ __forceinline__ bool first_parent(Nb nb, uint64_t e0, uint64_t
 	return false;
 }
 
-/* The bottom-up step over rows [r0, r1): a warp owns a word of the visited
+/* The bottom-up step over rows [r0, r1) (RANGE; else every row): a warp owns a word of the visited
  * bitmap (32 local rows, a row per lane); each unvisited row scans its
  * neighbours for one in the column frontier and stops at the first. The warp alone writes its
  * visited word (no atomic); discoveries go to the same bitmaps as
  * top-down's. EVICT_FIRST: the neighbour loads are evicted from L2 first
  * (b2_bottom_up_evict_first). */
-template <bool EVICT_FIRST>
+template <bool EVICT_FIRST, bool RANGE>
 __global__ void __launch_bounds__(TPB) k_bottom_up(BottomUpArgs a)
 {
 	typedef cub::BlockReduce<unsigned long long, TPB> BR;
 	__shared__ typename BR::TempStorage tmp;
 	const int lane = threadIdx.x & 31;
-	const int64_t w0 = a.r0 >> 5, w1 = (a.r1 + 31) >> 5;
+	const int64_t w0 = RANGE ? a.r0 >> 5 : 0, w1 = (a.r1 + 31) >> 5;
 	const int64_t wstride = ((int64_t)gridDim.x * blockDim.x) >> 5;
 	unsigned long long seen = 0;
 	uint64_t policy = 0;
@@ -147,7 +147,8 @@ __global__ void __launch_bounds__(TPB) k_bottom_up(BottomUpArgs a)
 	     w += wstride) {
 		/* rows without local edges cannot find a parent here: never load
 		 * their row pointers; nor rows outside the range */
-		const uint32_t in = (w == w0 ? ~0u << (a.r0 & 31) : ~0u) &
+		const uint32_t in = !RANGE ? ~0u
+		                  : (w == w0 ? ~0u << (a.r0 & 31) : ~0u) &
 		                    (w == w1 - 1 && (a.r1 & 31) ? (1u << (a.r1 & 31)) - 1 : ~0u);
 		const uint32_t vw = a.vis[w], todo = ~vw & __ldg(&a.nzrow[w]) & in;
 		if (!todo)
@@ -373,7 +374,10 @@ static int bottom_up_rows(cu_bk *k, int lvl, int set, const uint32_t *fcol, int6
 	a.r0 = r0; a.r1 = r1; a.b = (uint32_t)k->b; a.j = (uint32_t)k->g.j;
 	a.bw1 = (uint64_t)(k->bw + 1); a.lvl = lvl; a.examined = k->ct.lcur + k->g.C + 1;
 	a.end = step_end_args(k);
-	void (*step)(BottomUpArgs) = k->bu_evict_first ? k_bottom_up<true> : k_bottom_up<false>;
+	/* the whole block: the kernel without the range's tests */
+	const bool range = r0 > 0 || r1 < k->nr;
+	void (*step)(BottomUpArgs) = k->bu_evict_first ? (range ? k_bottom_up<true, true> : k_bottom_up<true, false>)
+	                                               : (range ? k_bottom_up<false, true> : k_bottom_up<false, false>);
 	step<<<blocks_for(k, ((r1 + 31) / 32 - r0 / 32) * 32), TPB, 0, k->st>>>(a);
 	CU_TRY(cudaGetLastError());
 done:
