@@ -39,7 +39,8 @@
 #                         row REPS (3) times alternating with BASE_BIN (another
 #                         build's bin/) when set, and with each GRID:RULE of
 #                         PERGPU_RULES_OFF (bfs-gpu --rule-off RULE on that
-#                         grid's rows, e.g. "1x4:row-as-column 2x2:row-carries")
+#                         grid's rows, several joined by +, e.g. "2x2:row-carries
+#                         1x2:row-as-column+bottom-up-turns")
 #                         and each GRID:OPTION=VALUE of PERGPU_OPTS (bfs-gpu
 #                         --OPTION VALUE on that grid's rows, e.g.
 #                         "1x4:alpha=20"), medians and ratios at the end
@@ -261,7 +262,7 @@ gpu)
             b=${b#*:}
             case $b in
               *=*) args=(--"${b%%=*}" "${b#*=}"); b=opt-$b ;;
-              *) args=(--rule-off "$b"); b=off-$b ;;
+              *) args=(); for x in ${b//+/ }; do args+=(--rule-off "$x"); done; b=off-$b ;;
             esac
           fi
           BIN=$bin REPS=1 LEVELS=0 bfs "$label-$b" "$np" "$p" --backend "$B" "$@" "${args[@]}" | tee -a "$WORK/pergpu.log"
@@ -298,7 +299,7 @@ gpu)
 import re, sys, statistics as st
 runs = {}
 for line in open(sys.argv[1]):
-    m = re.match(r"(\S+?)-(base|new|off-[a-z-]+|opt-[a-z-]+=[\w.-]+)\s.*hmean\s+([\d.]+) GTEPS", line)
+    m = re.match(r"(\S+?)-(base|new|off-[a-z+-]+|opt-[a-z-]+=[\w.-]+)\s.*hmean\s+([\d.]+) GTEPS", line)
     if m:
         runs.setdefault(m.group(1), {}).setdefault(m.group(2), []).append(float(m.group(3)))
 med = lambda v: st.median(v) if v else float("nan")
@@ -311,7 +312,7 @@ for row, d in runs.items():
           show(b), show(n)))
     for k in sorted(x for x in d if x.startswith(("off-", "opt-"))):
         mo = med(d[k])
-        name = "--rule-off " + k[4:] if k.startswith("off-") else "--" + k[4:].replace("=", " ", 1)
+        name = " ".join("--rule-off " + x for x in k[4:].split("+")) if k.startswith("off-") else "--" + k[4:].replace("=", " ", 1)
         print("%-30s %12s %12.2f %8s  new/%s %.3f: %s %s" % ("  " + name, "", mo, "", k[:3],
               mn / mo if mo > 0 else float("nan"), k, show(d[k])))
 PY

@@ -29,7 +29,7 @@
  *       A grid searched as a row has no rules of its own: with this one
  *       off, 1 x C takes the general path.
  * The special rules, each kept because it pays on grids users run
- * (docs/SCALING.md, "Special paths"), are named here and nowhere else:
+ * (docs/RULES.md), are named here and nowhere else:
  *   ROW_CARRIES_EVERY_LEVEL  a grid row of two ranks: the fold also
  *       carries the sender's discoveries of its own block (message levels:
  *       every level; device levels: bottom-up levels), so the row's visited
