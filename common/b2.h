@@ -59,6 +59,11 @@ extern const char *b2_prog;
  * detects alike (bad arguments, bad attributes). */
 int b2_err(int code, const char *fmt, ...) B2_PRINTF(2, 3);
 int b2_err0(int code, const char *fmt, ...) B2_PRINTF(2, 3);
+/* As b2_err, for an error that every rank may meet alike (a full disk
+ * under each rank's temporary files): the message waits for the next
+ * b2_agree, which prints it once, from the lowest rank that held one, with
+ * how many others did; b2_abort prints it where no agreement comes. */
+int b2_err_held(int code, const char *fmt, ...) B2_PRINTF(2, 3);
 /* Messages (b2_err, b2_warn, b2_info) are one line: control characters in
  * msg (from file names, input strings) replaced by \n, \t, \xHH, in place. */
 void b2_msg_clean(char *msg);
@@ -68,7 +73,8 @@ void b2_msg_clean(char *msg);
  * (they wait in another collective), it ends the whole job, b2_abort(code). */
 int b2_agree(int code, MPI_Comm comm);
 /* Ends the whole job at once, from any rank, with exit code `code`: removes
- * the temporaries this process knows of, prints nothing more and calls
+ * the temporaries this process knows of, prints nothing more (but a held
+ * message, b2_err_held) and calls
  * MPI_Abort (mpiexec then exits with `code`). For errors found where peers
  * may wait in a collective that they cannot leave (inside a BFS level). */
 void b2_abort(int code);
@@ -77,6 +83,8 @@ void b2_abort(int code);
  * removes its temporaries and exits with the code; mpiexec ends the rest). */
 void b2_error_seen(int code);
 double b2_error_wait(void);
+/* Internal (error.c): prints the held message (b2_err_held), if any, now. */
+void b2_print_held(void);
 /* Checks an MPI return value; on failure prints what and the MPI error. */
 int b2_mpi_ok(int mpierr, const char *what);
 /* malloc with a clear B2_EIO message naming what the memory was for. */

@@ -1,4 +1,5 @@
 /* error.c — one idiom for errors: print once, return the exit code. */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -46,6 +47,53 @@ int b2_err(int code, const char *fmt, ...)
 	return code;
 }
 
+/* b2_err_held's message, until an agreement or an abort prints it */
+static char held[2048];
+
+int b2_err_held(int code, const char *fmt, ...)
+{
+	va_list ap;
+	b2_error_seen(code);
+	va_start(ap, fmt);
+	vsnprintf(held, sizeof held, fmt, ap);
+	va_end(ap);
+	b2_msg_clean(held);
+	if (b2_nranks <= 1)
+		b2_print_held();
+	return code;
+}
+
+void b2_print_held(void)
+{
+	if (!held[0])
+		return;
+	b2_err(0, "%s", held);
+	held[0] = 0;
+}
+
+/* After an agreement on a code that is not 0, on every rank of comm: the
+ * held messages printed once, by the lowest rank holding one. */
+static void report_held(MPI_Comm comm)
+{
+	int me = 0, in[2], out[2] = {INT_MAX, 0};
+	MPI_Comm_rank(comm, &me);
+	in[0] = held[0] ? me : INT_MAX;
+	in[1] = held[0] != 0;
+	if (MPI_Allreduce(&in[0], &out[0], 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS ||
+	    MPI_Allreduce(&in[1], &out[1], 1, MPI_INT, MPI_SUM, comm) != MPI_SUCCESS) {
+		b2_print_held(); /* each its own, rather than none */
+		return;
+	}
+	if (out[0] == me && out[1] > 1) {
+		char also[64];
+		snprintf(also, sizeof also, " (and on %d other rank%s)", out[1] - 1, out[1] > 2 ? "s" : "");
+		strncat(held, also, sizeof held - strlen(held) - 1);
+	}
+	if (out[0] == me)
+		b2_print_held();
+	held[0] = 0;
+}
+
 int b2_err0(int code, const char *fmt, ...)
 {
 	va_list ap;
@@ -72,8 +120,10 @@ int b2_agree(int code, MPI_Comm comm)
 {
 	int all = code, n = 1, done = 0, rc;
 	MPI_Request req;
-	if (comm == MPI_COMM_NULL || MPI_Comm_size(comm, &n) != MPI_SUCCESS || n == 1)
+	if (comm == MPI_COMM_NULL || MPI_Comm_size(comm, &n) != MPI_SUCCESS || n == 1) {
+		b2_print_held();
 		return code;
+	}
 	rc = MPI_Iallreduce(&code, &all, 1, MPI_INT, MPI_MAX, comm, &req);
 	if (rc == MPI_SUCCESS && code == 0) {
 		rc = MPI_Wait(&req, MPI_STATUS_IGNORE);
@@ -93,6 +143,8 @@ int b2_agree(int code, MPI_Comm comm)
 		b2_mpi_ok(rc, "agreeing on the exit code");
 		b2_abort(code ? code : B2_EFAIL);
 	}
+	if (all)
+		report_held(comm);
 	return all;
 }
 

@@ -103,6 +103,7 @@ void b2_abort(int code)
 	int inited = 0, fin = 1;
 	if (code == B2_EXIT_HELP)
 		code = 0;
+	b2_print_held();
 	b2_tmp_remove_all();
 	MPI_Initialized(&inited);
 	if (inited)

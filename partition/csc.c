@@ -23,7 +23,8 @@ int part_open_tmp(int *fd, const part *pt, const char *what)
 	snprintf(path, sizeof path, "%s-%s", pt->spill_prefix, what);
 	*fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
 	if (*fd < 0)
-		return b2_err(B2_EIO, "cannot create temporary file %s: %s", path, strerror(errno));
+		return b2_err_held(B2_EIO, "cannot create temporary data beside %s: %s", pt->out_path,
+		                   strerror(errno));
 	unlink(path); /* gone when closed, whatever happens to the process */
 	return 0;
 }
@@ -36,7 +37,7 @@ static int pwrite_all(const part *pt, int fd, const void *buf, size_t n, uint64_
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0)
-			return b2_err(B2_EIO, "cannot write temporary data beside %s: %s", pt->out_path,
+			return b2_err_held(B2_EIO, "cannot write temporary data beside %s: %s", pt->out_path,
 			              w < 0 ? strerror(errno) : "short write");
 		p += w;
 		n -= (size_t)w;
@@ -53,7 +54,7 @@ static int pread_all(const part *pt, int fd, void *buf, size_t n, uint64_t off)
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0)
-			return b2_err(B2_EIO, "cannot read back temporary data beside %s: %s", pt->out_path,
+			return b2_err_held(B2_EIO, "cannot read back temporary data beside %s: %s", pt->out_path,
 			              r < 0 ? strerror(errno) : "unexpected end of file");
 		p += r;
 		n -= (size_t)r;

@@ -124,11 +124,13 @@ def corrupt_partitions():
 
 # ---- 3. full disks ----------------------------------------------------------------
 class Tmpfs:
-    """A small tmpfs under $B2_TMP: size in KiB; full=True fills it up."""
-    def __init__(self, name, kib, full=False):
+    """A small tmpfs under $B2_TMP: size in KiB; full=True fills it up;
+    inodes: how many files it can hold (its root one of them)."""
+    def __init__(self, name, kib, full=False, inodes=None):
         self.dir = os.path.join(T, name)
         os.makedirs(self.dir, exist_ok=True)
-        subprocess.run(["mount", "-t", "tmpfs", "-o", "size=%dk" % kib, "tmpfs", self.dir],
+        opts = "size=%dk" % kib + (",nr_inodes=%d" % inodes if inodes else "")
+        subprocess.run(["mount", "-t", "tmpfs", "-o", opts, "tmpfs", self.dir],
                        check=True, capture_output=True)
         if full:
             try:
@@ -193,6 +195,21 @@ def full_disks():
         try:
             out = os.path.join(fs.dir, outname)
             case(name, np_, prog, args + ["-o", out], 4, [out], [out], inputs, [fs.dir], not_said="wrote")
+            R.check("%s (%d): nothing on the disk" % (name, np_), not fs.left(), str(fs.left()))
+        finally:
+            fs.close()
+    # partition2d spilling (a small --mem) where the output's temporary takes
+    # the last file the disk holds: every rank's spill file fails, and the
+    # message comes once (common/error.c, b2_err_held), not a rank each
+    for np_ in (1, 4):
+        fs = Tmpfs("m", 64 * 1024, inodes=2)
+        try:
+            out = os.path.join(fs.dir, "p.h5")
+            name = "partition2d spilling, no file left on the disk"
+            case(name, np_, "partition2d", ["--grid", "2x2", "--mem", "64K", g, "-o", out], 4,
+                 [out, "cannot create temporary data beside", "No space left on device"], [out], [g], [fs.dir])
+            rc, err, _ = run(np_, "partition2d", "--grid", "2x2", "--mem", "64K", g, "-o", out, env=ENV)
+            R.eq("%s (%d): one message" % (name, np_), err.count("No space left on device"), 1)
             R.check("%s (%d): nothing on the disk" % (name, np_), not fs.left(), str(fs.left()))
         finally:
             fs.close()
