@@ -242,14 +242,18 @@ static int cpu_front_msg(void *p, int form, b2_msg *m)
 	return 0;
 }
 
-/* Compact bitmap m from column peer q, unpacked into out (bw + 1 words). */
+/* Compact bitmap m from column peer q, unpacked into out (bw + 1 words),
+ * its vertices leaving q's mask on the way (mask_drop's). */
 static void compact_unpack(cpu_bk *k, const b2_msg *m, int q, uint32_t *out)
 {
-	const uint32_t *mask = k->cmask + q * k->bw, *off = k->coff;
+	uint32_t *mask = k->cmask + q * k->bw;
+	const uint32_t *off = k->coff;
 	b2_compact_offsets(mask, k->bw, k->coff);
-	for (int64_t w = 0; w < k->bw; w++)
+	for (int64_t w = 0; w < k->bw; w++) {
 		out[w] = b2_bits_scatter(b2_bits_read(m->data, off[w], (unsigned)__builtin_popcount(mask[w])),
 		                         mask[w]);
+		mask[w] &= ~out[w];
+	}
 	out[k->bw] = (uint32_t)m->count;
 }
 
@@ -266,9 +270,9 @@ static int cpu_stage_in(void *p, int dir, const b2_msg *in, int nslots, int self
 			uint32_t *out = k->cbuf + (size_t)s * (size_t)(k->bw + 1);
 			compact_unpack(k, &in[s], s, out);
 			k->in[s] = (b2_msg){out, in[s].count, B2_MSG_BITMAP, 0};
-		}
-		if (k->cmask)
+		} else if (k->cmask) {
 			mask_drop(k, &k->in[s], s);
+		}
 	}
 	k->nin = nslots;
 	k->self = self;
