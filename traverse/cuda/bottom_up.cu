@@ -1,7 +1,8 @@
 /* bottom_up.cu — the bottom-up step (Beamer et al.): the local block made
  * row-major at create, the column's frontier as a bitmap, every unvisited
- * local row looking among its neighbours for one in it; and the visited
- * state of the row's other blocks that such a step needs. */
+ * local row looking among its neighbours for one in it, all at once or in
+ * turns along the grid row (plan.h BOTTOM_UP_TURNS); and the visited state
+ * of the row's other blocks that such a step needs. */
 #include "common.cuh"
 
 /* The local CSC turned row-major at create: row counts, then each column's
