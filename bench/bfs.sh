@@ -43,7 +43,9 @@
 #                         1x2:row-as-column+bottom-up-turns")
 #                         and each GRID:OPTION=VALUE of PERGPU_OPTS (bfs-gpu
 #                         --OPTION VALUE on that grid's rows, e.g.
-#                         "1x4:alpha=20"), medians and ratios at the end
+#                         "1x4:alpha=20"); PERGPU_ONE_PART=1 makes each grid's
+#                         partition just before its rows and removes it after
+#                         them (one partition on the disk at a time); medians and ratios at the end
 #                         (new/off: what the rule gains; new/opt: what the
 #                         option loses);
 #                         PARTS (default "k weak one shapes") picks the sections;
@@ -272,7 +274,14 @@ gpu)
     # a grid of n = R*C ranks (a power of two) runs at S + log2(n)
     gscale() { local n=$(( ${1%x*} * ${1#*x} )) l=0; while [ $((1 << l)) -lt $n ]; do l=$((l + 1)); done; echo $((S + l)); }
     echo "## 2^$S vertices per GPU: 1x1 at scale ${LAT_SCALE:-21} and $S,$(for g in ${PERGPU_GRIDS-1x2 2x1}; do echo -n " $g at $(gscale $g)"; done) by ${PERGPU_TRANSPORTS:-pull nccl mpi}; $R run(s) of each${BASE_BIN:+, alternating with $BASE_BIN}"
+    # PERGPU_ONE_PART=1: each grid's partition is made just before its rows
+    # and removed after them, its edge file removed once partitioned, so the
+    # disk holds the edges and one partition at most (scale 29: 137 GB of
+    # edges and about 80 GB a partition on a 235-GB disk); the edges are
+    # generated again for each grid
+    one_part=${PERGPU_ONE_PART:-0}
     for sc in $(for g in ${PERGPU_GRIDS-1x2 2x1}; do gscale $g; done | sort -u); do
+      [ "$one_part" = 1 ] && break
       for g in ${PERGPU_GRIDS-1x2 2x1}; do [ "$(gscale $g)" = "$sc" ] && part "$sc" $g >/dev/null; done
       [ "${KEEP_EDGES:-0}" = 1 ] || rm -f "$WORK/rmat-s$sc-e$EF.h5"
     done
@@ -290,10 +299,15 @@ gpu)
       row "pergpu-1x1-s$S-auto" 1 "$p1"
     fi
     for g in ${PERGPU_GRIDS-1x2 2x1}; do
+      if [ "$one_part" = 1 ]; then
+        part "$(gscale $g)" $g >/dev/null
+        rm -f "$WORK/rmat-s$(gscale $g)-e$EF.h5"
+      fi
       for tp in ${PERGPU_TRANSPORTS:-pull nccl mpi}; do
         row "pergpu-$g-s$(gscale $g)-$tp" $(( ${g%x*} * ${g#*x} )) "$WORK/rmat-s$(gscale $g)-e$EF.g$g.h5" \
           --transport "$tp"
       done
+      [ "$one_part" = 1 ] && rm -f "$WORK/rmat-s$(gscale $g)-e$EF.g$g.h5"
     done
     python3 - "$WORK/pergpu.log" <<'PY'
 import re, sys, statistics as st
