@@ -126,12 +126,12 @@ static __device__ __forceinline__ bool first_parent(Nb nb, uint64_t e0, uint64_t
 	return false;
 }
 
-/* The bottom-up step over rows [r0, r1) (RANGE; else every row): a warp owns a word of the visited
- * bitmap (32 local rows, a row per lane); each unvisited row scans its
- * neighbours for one in the column frontier and stops at the first. The warp alone writes its
- * visited word (no atomic); discoveries go to the same bitmaps as
- * top-down's. EVICT_FIRST: the neighbour loads are evicted from L2 first
- * (b2_bottom_up_evict_first). */
+/* The bottom-up step over rows [r0, r1) (RANGE; else over every row): a
+ * warp owns a word of the visited bitmap (32 local rows, a row per lane);
+ * each unvisited row scans its neighbours for one in the column frontier
+ * and stops at the first. The warp alone writes its visited word (no
+ * atomic); discoveries go to the same bitmaps as top-down's. EVICT_FIRST:
+ * the neighbour loads are evicted from L2 first (b2_bottom_up_evict_first). */
 template <bool EVICT_FIRST, bool RANGE>
 __global__ void __launch_bounds__(TPB) k_bottom_up(BottomUpArgs a)
 {
