@@ -236,7 +236,9 @@ def profile(run):
 def bottom_up_growth(runs):
     """k in E_bu(C) = E_bu(1) * (1 + k log2 C) on grids of C > 1: the
     bottom-up edges examined per input edge grow with the ranks of a grid
-    row, each scanning its part of a row until it finds a parent."""
+    row, each scanning its part of a row until it finds a parent (less in
+    turns, pull's BOTTOM_UP_TURNS: runs with --rule-off bottom-up-turns
+    measure the growth of rows that cross nodes)."""
     def per_edge(r):
         bu = r["X"][:, FEATURES.index("E_bu")] * r["P"]
         return float(np.mean(bu / r["nedge"]))
