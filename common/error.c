@@ -63,6 +63,11 @@ int b2_err_held(int code, const char *fmt, ...)
 	return code;
 }
 
+const char *b2_held_message(void)
+{
+	return held;
+}
+
 void b2_print_held(void)
 {
 	if (!held[0])
@@ -180,7 +185,8 @@ int b2_alloc_n(void *out_ptr, uint64_t n, uint64_t size, const char *what)
 	if (!p) {
 		char need[96];
 		need_str(need, sizeof need, n, size);
-		return b2_err(B2_EIO, "out of host memory: %s for %s", need, what);
+		/* every rank may run out alike: one message (b2_err_held) */
+		return b2_err_held(B2_EIO, "out of host memory: %s for %s", need, what);
 	}
 	return 0;
 }

@@ -3,7 +3,8 @@
 # alike (a full disk under each rank's temporaries) prints one line, not one
 # a rank: from the lowest rank holding it, with how many others did, once
 # the ranks agree; at once on one rank; from b2_abort where the agreement
-# never comes. Exit 4 (B2_EIO) each time (tests/held_test.c drives it).
+# never comes; running out of host memory (b2_alloc_n) likewise. Exit 4
+# (B2_EIO) each time (tests/held_test.c drives it).
 source "$(dirname "$0")/lib.sh"
 top=$(cd "$(dirname "$0")/.." && pwd)
 t=$top/build/$([ "$B2_SAN" = 1 ] && echo san || echo rel)/tests/held-test
@@ -23,6 +24,9 @@ held "ranks 1 and 3 of 4 hold" 4 4 "held-test [rank 1]: no space under rank 1's 
 held "rank 2 of 4 alone holds" 4 4 "held-test [rank 2]: no space under rank 2's temporaries" 2
 held "one rank" 1 4 "held-test: no space under rank 0's temporaries" all
 held "no rank holds" 2 0 "" 5
+# running out of host memory (b2_alloc_n) is held the same way
+held "every rank of 3 out of memory" 3 4 "held-test [rank 0]: out of host memory: 18446744073709551612 bytes for a test's buffer (and on 2 other ranks)" all alloc
+held "rank 1 of 3 out of memory" 3 4 "held-test [rank 1]: out of host memory: 18446744073709551612 bytes for a test's buffer" 1 alloc
 # rank 0 waits in a barrier the holders never enter: each holder's
 # agreement times out (B2_ERROR_WAIT) and b2_abort prints its own message
 # before the job ends (the other holder's may or may not come first)
