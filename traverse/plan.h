@@ -32,10 +32,11 @@
  * (docs/RULES.md), are named here and nowhere else:
  *   ROW_CARRIES_EVERY_LEVEL  a grid row of two ranks: the fold also
  *       carries the sender's discoveries of its own block (message levels:
- *       every level; device levels: bottom-up levels), so the row's visited
- *       state is current before a bottom-up level (no visited exchange),
- *       and on message levels each rank knows what its peer will ask for
- *       in the predecessor exchange (answers only);
+ *       every level; NCCL's device levels: bottom-up levels; pull's go in
+ *       turns instead), so the row's visited state is current before a
+ *       bottom-up level (no visited exchange), and on message levels each
+ *       rank knows what its peer will ask for in the predecessor exchange
+ *       (answers only);
  *   FRONT_LISTS  on device levels each update also writes a new frontier
  *       of fewer than b2_front_list_cap(b) vertices as a list, and the
  *       expand moves that list, not the bitmap (pull: the column peers read
