@@ -45,7 +45,8 @@
 #                         --OPTION VALUE on that grid's rows, e.g.
 #                         "1x4:alpha=20"); PERGPU_ONE_PART=1 makes each grid's
 #                         partition just before its rows and removes it after
-#                         them (one partition on the disk at a time); medians and ratios at the end
+#                         them (one partition on the disk at a time); medians
+#                         and ratios at the end
 #                         (new/off: what the rule gains; new/opt: what the
 #                         option loses);
 #                         PARTS (default "k weak one shapes") picks the sections;
