@@ -68,12 +68,13 @@ const char *b2_held_message(void)
 	return held;
 }
 
-void b2_print_held(void)
+int b2_print_held(void)
 {
 	if (!held[0])
-		return;
+		return 0;
 	b2_err(0, "%s", held);
 	held[0] = 0;
+	return 1;
 }
 
 /* After an agreement on a code that is not 0, on every rank of comm: the

@@ -106,7 +106,10 @@ void b2_abort(int code)
 	int inited = 0, fin = 1;
 	if (code == B2_EXIT_HELP)
 		code = 0;
-	b2_print_held();
+	/* a message printed only now must reach mpiexec before MPI_Abort
+	 * tears the job down (its forwarding of stderr was seen to lose it) */
+	if (b2_print_held() && b2_nranks > 1)
+		nanosleep(&(struct timespec){0, 500000000L}, NULL);
 	b2_tmp_remove_all();
 	MPI_Initialized(&inited);
 	if (inited)
