@@ -8,7 +8,7 @@ int cu_host_alloc(void *out, size_t bytes, const char *what)
 	void *p = NULL;
 	if (cudaHostAlloc(&p, bytes ? bytes : 4, cudaHostAllocDefault) != cudaSuccess) {
 		*(void **)out = NULL;
-		return b2_err(B2_EIO_, "out of pinned host memory: %zu bytes for %s", bytes, what);
+		return b2_err_held(B2_EIO_, "out of pinned host memory: %zu bytes for %s", bytes, what);
 	}
 	*(void **)out = p;
 	return 0;

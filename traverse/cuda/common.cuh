@@ -51,6 +51,8 @@
 /* common/b2.h pulls in mpi.h, which nvcc is not given: the few things used
  * here are declared again (same signatures as b2.h). */
 extern "C" int b2_err(int code, const char *fmt, ...);
+/* every rank may run out alike: one message (common/b2.h) */
+extern "C" int b2_err_held(int code, const char *fmt, ...);
 extern "C" int b2_rank;
 enum { B2_EFAIL_ = 1, B2_EIO_ = 4 };
 
@@ -490,7 +492,7 @@ static inline int disc_set(const cu_bk *k)
 		size_t b_ = (bytes);                                                                  \
 		if (cudaMalloc((void **)&(ptr), b_ ? b_ : 8) != cudaSuccess) {                        \
 			cudaGetLastError();                                                               \
-			error = b2_err(B2_EIO_, "out of device memory: %zu bytes for %s", b_, #ptr);     \
+			error = b2_err_held(B2_EIO_, "out of device memory: %zu bytes for %s", b_, #ptr);     \
 			goto done;                                                                        \
 		}                                                                                     \
 	} while (0)

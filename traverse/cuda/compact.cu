@@ -138,13 +138,12 @@ done:
 
 int compact_drop_own(cu_bk *k, const uint32_t *bmp)
 {
-	int error = 0;
 	if (!k->fr.nfront)
 		return 0;
-	k_mask_drop_bitmap<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(mask_of(k, k->g.i), bmp, k->bw);
-	CU_TRY(cudaGetLastError());
-	k->fr.cbits -= k->fr.nfront;
-done:
+	const b2_msg own = {(uint32_t *)bmp, k->fr.nfront, B2_MSG_BITMAP, 0};
+	int error = compact_drop(k, &own, k->g.i);
+	if (!error)
+		k->fr.cbits -= k->fr.nfront;
 	return error;
 }
 
