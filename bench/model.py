@@ -4,6 +4,12 @@
     bench/model.py fit BFS.h5... [--holdout N] [--json OUT] [--tolerance 0.15]
     bench/model.py extrapolate BFS.h5... [--gpus-per-node 4] [--net-bw B] [--net-lat S] [--grids "16x1 4x4"]
                                          [--compact]
+    bench/model.py split BFS.h5...
+
+`split` prints, per run, where a search's time goes by the direction of
+its levels: the levels a search, each phase's ms a search (mean over
+ranks, summed over the levels of that direction), the edges a rank
+examines, and the predecessors. No fit: what the model's features rest on.
 
 The time of one search is the sum over its steps of the local step, the
 exchanges before and after it and the termination test, plus the
@@ -339,9 +345,26 @@ def extrapolate(prof, params, one, gpus_per_node, net_bw, net_lat, node_name, gr
     return rows
 
 
+def split(path):
+    """Phases by direction: (name, levels a search, [ms a search per level
+    phase], edges a rank) for top-down and bottom-up, then the
+    predecessors' ms."""
+    with h5py.File(path, "r") as f:
+        lp, d = f["level_phase_time"][...], f["level_direction"][...]
+        ex, pt = f["edges_examined"][...].astype(float), f["phase_time"][...]
+        names = [n.decode() if isinstance(n, bytes) else str(n) for n in f.attrs["phase_names"]]
+    K, P = d.shape[0], lp.shape[2]
+    rows = []
+    for name, dv in (("top-down", 0), ("bottom-up", 1)):
+        m = (d == dv)[:, :, None]
+        rows.append((name, (d == dv).sum() / K, (lp.mean(axis=2) * m).sum(axis=(0, 1)) / K * 1e3,
+                     np.where(d == dv, ex, 0).sum() / K / P))
+    return names[:lp.shape[3]], rows, pt[:, names.index("pred_resolution")].mean() * 1e3
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("mode", choices=("fit", "extrapolate"))
+    ap.add_argument("mode", choices=("fit", "extrapolate", "split"))
     ap.add_argument("files", nargs="+", help="BFS files (bfs-gpu, with per-rank records)")
     ap.add_argument("--holdout", type=int, default=0, help="fit without the runs of this many GPUs, predict them")
     ap.add_argument("--json", help="write the fitted parameters here")
@@ -359,6 +382,17 @@ def main():
                     "transport's)")
     ap.add_argument("--tolerance", type=float, default=0.15, help="fit: the largest error allowed on several GPUs")
     o = ap.parse_args()
+    if o.mode == "split":
+        short = {"expand_exchange": "expand x", "frontier_expansion": "expansion",
+                 "fold_exchange": "fold x", "frontier_update": "update", "termination": "term"}
+        for p in o.files:
+            names, rows, pred = split(p)
+            print("%s (ms a search)\n  %-9s %6s  %s  %12s" % (os.path.basename(p), "", "levels",
+                  " ".join("%9s" % short.get(n, n) for n in names), "edges/rank"))
+            for name, n, ms, e in rows:
+                print("  %-9s %6.2f  %s  %12.3g" % (name, n, " ".join("%9.3f" % x for x in ms), e))
+            print("  predecessors %.3f ms" % pred)
+        return 0
     runs = [load(p) for p in o.files]
     params = fit_all(runs)
     worst = report(runs, params)

@@ -8,7 +8,8 @@ search time exactly (error 0.0 %, exit 0), a zero cost as 0; `--holdout
 2` fits without the 2-GPU runs (4- and 8-GPU runs left, so that log2 P
 still varies) and still predicts them exactly; `extrapolate` prints a row
 for each of 1 .. 4096 GPUs (2: 1x2 searched as 2x1); a file without per-rank records is refused by
-name."""
+name; `split` sums each phase over the levels of each direction, over
+ranks and searches, as computed by hand."""
 import importlib.util, os, re, subprocess, sys
 import numpy as np
 import h5py
@@ -233,4 +234,31 @@ p = subprocess.run([sys.executable, MODEL, "extrapolate"] + [x[0] for x in runs]
                    capture_output=True, text=True)
 R_.eq("model.py extrapolate --compact: exit 0", p.returncode, 0)
 R_.check("model.py extrapolate --compact: says so", "the expand's as compact bitmaps" in p.stdout, p.stdout[:400])
+# split: per direction, the levels a search, each level phase's ms a search
+# (mean over ranks), the edges a rank; the predecessors' mean
+NAMES = ["expand_exchange", "frontier_expansion", "fold_exchange", "frontier_update", "termination",
+         "pred_resolution"]
+rng = np.random.default_rng(7)
+lpt = rng.uniform(0, 1e-3, (2, 4, 4, 5))          # [K][L][P][5]: 2 searches, 4 levels, 2x2
+lpt[1, 3] = 0                                       # search 1 has three levels
+sdir = np.array([[0, 1, 1, 0], [0, 0, 1, -1]])
+sexam = np.array([[8, 4000, 900, 40], [8, 600, 7000, 0]], dtype=np.int64)
+ph = rng.uniform(0, 1e-3, (2, 6))
+sp = os.path.join(D, "split.h5")
+with h5py.File(sp, "w") as f:
+    f["level_phase_time"], f["level_direction"], f["edges_examined"], f["phase_time"] = lpt, sdir, sexam, ph
+    f.attrs["phase_names"] = [np.bytes_(n) for n in NAMES]
+p = subprocess.run([sys.executable, MODEL, "split", sp], capture_output=True, text=True)
+R_.eq("model.py split: exit 0", p.returncode, 0)
+got = {m[0]: [float(x) for x in m[1:]] for m in
+       re.findall(r"^  (top-down|bottom-up)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)"
+                  r"\s+([\d.e+-]+)$", p.stdout, re.M)}
+for name, dv in (("top-down", 0), ("bottom-up", 1)):
+    sel = sdir == dv
+    want = [sel.sum() / 2] + [lpt.mean(axis=2)[sel][:, x].sum() / 2 * 1e3 for x in range(5)] + \
+           [sexam[sel].sum() / 2 / 4]
+    R_.check("model.py split: %s as computed by hand" % name, name in got and
+             np.allclose(got[name], want, rtol=2e-3, atol=6e-4), "got %s, want %s" % (got.get(name), want))
+R_.check("model.py split: the predecessors' mean", "predecessors %.3f ms" % (ph[:, 5].mean() * 1e3) in p.stdout,
+         p.stdout)
 sys.exit(1 if R_.failed else 0)
