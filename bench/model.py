@@ -4,12 +4,15 @@
     bench/model.py fit BFS.h5... [--holdout N] [--json OUT] [--tolerance 0.15]
     bench/model.py extrapolate BFS.h5... [--gpus-per-node 4] [--net-bw B] [--net-lat S] [--grids "16x1 4x4"]
                                          [--compact]
-    bench/model.py split BFS.h5...
+    bench/model.py split BFS.h5... [--search K]
 
 `split` prints, per run, where a search's time goes by the direction of
 its levels: the levels a search, each phase's ms a search (mean over
 ranks, summed over the levels of that direction), the edges a rank
-examines, and the predecessors. No fit: what the model's features rest on.
+examines, and the predecessors; with --search K, search K's levels one by
+one (direction, frontier as a share of the vertices, edges a rank, each
+phase's µs as the mean over ranks / the slowest rank). No fit: what the
+model's features rest on.
 
 The time of one search is the sum over its steps of the local step, the
 exchanges before and after it and the termination test, plus the
@@ -362,6 +365,19 @@ def split(path):
     return names[:lp.shape[3]], rows, pt[:, names.index("pred_resolution")].mean() * 1e3
 
 
+def split_levels(path, k):
+    """Search k's levels: (direction, frontier / N, edges a rank,
+    [(mean, max) µs per level phase])."""
+    with h5py.File(path, "r") as f:
+        lp, d = f["level_phase_time"][k], f["level_direction"][k]
+        fs, ex = f["frontier_size"][k], f["edges_examined"][k]
+        N = float(f.attrs["num_vertices"])
+    P = lp.shape[1]
+    return [("BU" if d[l] == 1 else "TD", fs[l] / N, ex[l] / P,
+             [(lp[l, :, x].mean() * 1e6, lp[l, :, x].max() * 1e6) for x in range(lp.shape[2])])
+            for l in range(len(d)) if d[l] >= 0]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("mode", choices=("fit", "extrapolate", "split"))
@@ -380,6 +396,7 @@ def main():
     ap.add_argument("--compact", action="store_true", help="extrapolate: the expand's messages between nodes "
                     "as compact bitmaps of the vertices no earlier frontier held, where smaller (the mpi "
                     "transport's)")
+    ap.add_argument("--search", type=int, help="split: this search's levels one by one (0: the first)")
     ap.add_argument("--tolerance", type=float, default=0.15, help="fit: the largest error allowed on several GPUs")
     o = ap.parse_args()
     if o.mode == "split":
@@ -392,6 +409,12 @@ def main():
             for name, n, ms, e in rows:
                 print("  %-9s %6.2f  %s  %12.3g" % (name, n, " ".join("%9.3f" % x for x in ms), e))
             print("  predecessors %.3f ms" % pred)
+            if o.search is not None:
+                print("  search %d: level dir frontier/N edges/rank, then each phase in us, mean/max over ranks"
+                      % o.search)
+                for l, (dr, fr, e, ph) in enumerate(split_levels(p, o.search)):
+                    print("  %5d %s %9.6f %11.4g  %s" % (l + 1, dr, fr, e,
+                          "  ".join("%7.1f/%-7.1f" % mm for mm in ph)))
         return 0
     runs = [load(p) for p in o.files]
     params = fit_all(runs)

@@ -247,7 +247,9 @@ ph = rng.uniform(0, 1e-3, (2, 6))
 sp = os.path.join(D, "split.h5")
 with h5py.File(sp, "w") as f:
     f["level_phase_time"], f["level_direction"], f["edges_examined"], f["phase_time"] = lpt, sdir, sexam, ph
+    f["frontier_size"] = np.array([[1, 30, 700, 20], [1, 9, 400, 0]], dtype=np.int64)
     f.attrs["phase_names"] = [np.bytes_(n) for n in NAMES]
+    f.attrs["num_vertices"] = 1024
 p = subprocess.run([sys.executable, MODEL, "split", sp], capture_output=True, text=True)
 R_.eq("model.py split: exit 0", p.returncode, 0)
 got = {m[0]: [float(x) for x in m[1:]] for m in
@@ -261,4 +263,14 @@ for name, dv in (("top-down", 0), ("bottom-up", 1)):
              np.allclose(got[name], want, rtol=2e-3, atol=6e-4), "got %s, want %s" % (got.get(name), want))
 R_.check("model.py split: the predecessors' mean", "predecessors %.3f ms" % (ph[:, 5].mean() * 1e3) in p.stdout,
          p.stdout)
+p = subprocess.run([sys.executable, MODEL, "split", sp, "--search", "1"], capture_output=True, text=True)
+lv = re.findall(r"^\s+(\d+) (TD|BU)\s+([\d.]+)\s+([\d.e+-]+)\s+(.*)$", p.stdout, re.M)
+R_.eq("model.py split --search 1: its three levels", [(int(a), b) for a, b, *_ in lv], [(1, "TD"), (2, "TD"), (3, "BU")])
+if len(lv) == 3:
+    mm = [tuple(float(y) for y in x.split("/")) for x in lv[2][4].split()]
+    want = [(lpt[1, 2, :, x].mean() * 1e6, lpt[1, 2, :, x].max() * 1e6) for x in range(5)]
+    R_.check("model.py split --search 1: level 3's phases, mean / max over ranks", np.allclose(mm, want, atol=0.06),
+             "got %s, want %s" % (mm, want))
+    R_.eq("model.py split --search 1: level 3's edges a rank", float(lv[2][3]), 7000 / 4)
+    R_.eq("model.py split --search 1: level 3's frontier share", float(lv[2][2]), round(400 / 1024, 6))
 sys.exit(1 if R_.failed else 0)
