@@ -492,7 +492,7 @@ static inline int disc_set(const cu_bk *k)
 		size_t b_ = (bytes);                                                                  \
 		if (cudaMalloc((void **)&(ptr), b_ ? b_ : 8) != cudaSuccess) {                        \
 			cudaGetLastError();                                                               \
-			error = b2_err_held(B2_EIO_, "out of device memory: %zu bytes for %s", b_, #ptr);     \
+			error = b2_err_held(B2_EIO_, "out of device memory: %zu bytes for %s", b_, #ptr); \
 			goto done;                                                                        \
 		}                                                                                     \
 	} while (0)
