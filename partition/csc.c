@@ -38,7 +38,7 @@ static int pwrite_all(const part *pt, int fd, const void *buf, size_t n, uint64_
 			continue;
 		if (w <= 0)
 			return b2_err_held(B2_EIO, "cannot write temporary data beside %s: %s", pt->out_path,
-			              w < 0 ? strerror(errno) : "short write");
+			                   w < 0 ? strerror(errno) : "short write");
 		p += w;
 		n -= (size_t)w;
 		off += (uint64_t)w;
@@ -55,7 +55,7 @@ static int pread_all(const part *pt, int fd, void *buf, size_t n, uint64_t off)
 			continue;
 		if (r <= 0)
 			return b2_err_held(B2_EIO, "cannot read back temporary data beside %s: %s", pt->out_path,
-			              r < 0 ? strerror(errno) : "unexpected end of file");
+			                   r < 0 ? strerror(errno) : "unexpected end of file");
 		p += r;
 		n -= (size_t)r;
 		off += (uint64_t)r;

@@ -32,7 +32,7 @@ int main(int argc, char **argv)
 	if (error)
 		return b2_finish(error);
 	if (argc < 2)
-		return b2_finish(b2_err0(B2_EUSAGE, "usage: held-test RANKS [agree|stuck]"));
+		return b2_finish(b2_err0(B2_EUSAGE, "usage: held-test RANKS [agree|stuck|alloc]"));
 	const int stuck = argc > 2 && strcmp(argv[2], "stuck") == 0;
 	const int alloc = argc > 2 && strcmp(argv[2], "alloc") == 0;
 	void *p = NULL;

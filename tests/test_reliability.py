@@ -36,12 +36,12 @@ def case(name, np_, prog, args, code, names, outputs=(), inputs=(), dirs=(), env
          not_said=None):
     """Runs prog and checks the exit code, that stderr names each of `names`,
     that no path of `outputs` exists, that no temporary is in `dirs` (and the
-    outputs' directories), that the inputs are unchanged."""
+    outputs' directories), that the inputs are unchanged. Returns stderr."""
     n = "%s (%d rank%s)" % (name, np_, "s" if np_ > 1 else "")
     before = {p: sha(p) for p in inputs}
     rc, err, out = run(np_, prog, *args, env=env)
     if not R.check(n + ": ends", rc is not None, "timed out after %d s (hang): %s" % (TIMEOUT, err[-300:])):
-        return
+        return err
     R.check(n + ": exit %d" % code, rc == code, "exit %s, stderr: %s" % (rc, err[-400:]))
     for s in names:
         R.check(n + ": message names %s" % os.path.basename(s), s in err, "stderr: %s" % err[-400:])
@@ -57,6 +57,7 @@ def case(name, np_, prog, args, code, names, outputs=(), inputs=(), dirs=(), env
     changed = [p for p in inputs if sha(p) != before[p]]
     R.check(n + ": inputs unchanged", not changed, str(changed))
     R.check(n + ": clean exit", "Sanitizer" not in err and "runtime error" not in err, err[-400:])
+    return err
 
 
 # ---- inputs --------------------------------------------------------------------
@@ -206,9 +207,9 @@ def full_disks():
         try:
             out = os.path.join(fs.dir, "p.h5")
             name = "partition2d spilling, no file left on the disk"
-            case(name, np_, "partition2d", ["--grid", "2x2", "--mem", "64K", g, "-o", out], 4,
-                 [out, "cannot create temporary data beside", "No space left on device"], [out], [g], [fs.dir])
-            rc, err, _ = run(np_, "partition2d", "--grid", "2x2", "--mem", "64K", g, "-o", out, env=ENV)
+            err = case(name, np_, "partition2d", ["--grid", "2x2", "--mem", "64K", g, "-o", out], 4,
+                       [out, "cannot create temporary data beside", "No space left on device"], [out], [g],
+                       [fs.dir])
             R.eq("%s (%d): one message" % (name, np_), err.count("No space left on device"), 1)
             R.check("%s (%d): nothing on the disk" % (name, np_), not fs.left(), str(fs.left()))
         finally:
