@@ -325,40 +325,81 @@ done:
 	return error;
 }
 
+/* Bits [o, o + 32) of a bitmap of b bits (o > -32): the bits outside [0,
+ * b) are 0. It may be a peer GPU's: read uncached. */
+static __device__ __forceinline__ uint32_t bits_at(const uint32_t *src, int64_t b, int64_t o)
+{
+	const int64_t bw = (b + 31) / 32, w0 = o < 0 ? -1 : o / 32;
+	const uint32_t sh = (uint32_t)(o - 32 * w0);
+	const uint32_t lo = w0 >= 0 ? __ldcv(&src[w0]) : 0;
+	const uint32_t hi = sh && w0 + 1 < bw ? __ldcv(&src[w0 + 1]) : 0;
+	uint32_t v = sh ? lo >> sh | hi << (32 - sh) : lo;
+	if (b - o < 32)
+		v &= (1u << (b - o)) - 1;
+	return v;
+}
+
+/* The column frontier by destination word: bits [s b, (s + 1) b) of dst
+ * are bitmap s - s0 of src for s in [s0, s1) (NULL: no bits), dst having
+ * nw words. Each word is written once, with no memset before it and no
+ * atomics, whatever b is; a word the window shares with source s0 - 1
+ * keeps that source's bits (the launch before wrote them). The discovery
+ * bitmaps z are zeroed on the way (what k_copy_zero does otherwise):
+ * the caller passes them only where no source is one of them. */
+__global__ void k_column_frontier(Sources src, int64_t s0, int64_t s1, int64_t b, int64_t nw,
+                                  uint32_t *dst, Zero z)
+{
+	const int64_t w0 = s0 * b / 32, w1 = (s1 * b + 31) / 32 < nw ? (s1 * b + 31) / 32 : nw;
+	const int64_t zw = (int64_t)z.n * z.w1, n = w1 - w0 > zw ? w1 - w0 : zw;
+	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < n;
+	     x += (int64_t)gridDim.x * blockDim.x) {
+		if (x < zw)
+			z.at[x] = 0;
+		if (x >= w1 - w0)
+			continue;
+		const int64_t bit = 32 * (w0 + x);
+		uint32_t v = bit < s0 * b ? dst[w0 + x] : 0;
+		for (int64_t s = bit / b > s0 ? bit / b : s0; s < s1 && s * b < bit + 32; s++)
+			if (src.bmp[s - s0])
+				v |= bits_at(src.bmp[s - s0], b, bit - s * b);
+		dst[w0 + x] = v;
+	}
+}
+
 /* Bottom-up: the grid column's frontier as a bitmap over local columns,
  * *fc. With R == 1 it is the own frontier bitmap, aligned: read where it is
  * with device levels (the step writes the other set); in message levels
  * this level's discovery bitmaps are the same, so *copy says to copy it to
- * fcol first (the zeroing kernel does, cu_expand). */
-int column_frontier(cu_bk *k, int set, const uint32_t **fc, const uint32_t **copy)
+ * fcol first (the zeroing kernel does, cu_expand). With R > 1 the column's
+ * bitmaps are read into fcol by one launch (k_column_frontier), which also
+ * zeroes the discovery bitmaps z where it can (*zeroed = 1): with device
+ * levels, whose frontier is the other set; then the list messages' bits. */
+int column_frontier(cu_bk *k, int set, Zero z, const uint32_t **fc, const uint32_t **copy,
+                    int *zeroed)
 {
 	const int R = k->g.R;
-	const uint32_t *bmp[PULL_MAX];
-	uint32_t tag[PULL_MAX];
-	int n = 0, error = 0;
+	const int64_t nw = b2_bmp_words(k->nc);
+	int error = 0;
 	*fc = R == 1 && k->devlev ? bmp_set(k, set, k->g.j) : k->fr.fcol;
 	*copy = R == 1 && !k->devlev ? bmp_set(k, set, k->g.j) : NULL;
+	*zeroed = R > 1 && set != disc_set(k);
 	if (R == 1)
 		return 0;
-	CU_TRY(cudaMemsetAsync(k->fr.fcol, 0, (size_t)b2_bmp_words(k->nc) * 4, k->st));
-	for (int s = 0; s < R; s++) {
-		if (!column_count(k, s))
-			continue;
-		const uint32_t *b = column_bitmap(k, s, set);
-		if (!b) { /* a list message */
-			if ((error = set_bits(k, k->fr.in_msgs[s].data, k->fr.in_msgs[s].count,
-			                      (uint32_t)(s * k->b), k->fr.fcol, NULL)))
-				return error;
-			continue;
-		}
-		bmp[n] = b;
-		tag[n++] = (uint32_t)(s * k->b);
-		if (n == PULL_MAX) {
-			B2_TRY(or_shifted(k, bmp, tag, n, k->fr.fcol));
-			n = 0;
-		}
+	for (int s0 = 0; s0 < R; s0 += PULL_MAX) {
+		const int s1 = R - s0 < PULL_MAX ? R : s0 + PULL_MAX;
+		const Zero zs = s0 == 0 && *zeroed ? z : no_zero;
+		Sources src;
+		for (int s = s0; s < s1; s++)
+			src.bmp[s - s0] = column_count(k, s) ? column_bitmap(k, s, set) : NULL;
+		const int64_t words = ((int64_t)s1 * k->b + 31) / 32 - (int64_t)s0 * k->b / 32;
+		k_column_frontier<<<blocks_for(k, words > zs.n * zs.w1 ? words : zs.n * zs.w1), TPB, 0,
+		                    k->st>>>(src, s0, s1, k->b, nw, k->fr.fcol, zs);
+		CU_TRY(cudaGetLastError());
 	}
-	error = or_shifted(k, bmp, tag, n, k->fr.fcol);
+	for (int s = 0; s < R; s++) /* the list messages */
+		if (column_count(k, s) && !column_bitmap(k, s, set))
+			B2_TRY(set_bits(k, k->fr.in_msgs[s].data, k->fr.in_msgs[s].count,
+			                (uint32_t)(s * k->b), k->fr.fcol, NULL));
 done:
 	return error;
 }

@@ -643,7 +643,8 @@ int column_degree_max(cu_bk *k);
 int build_csr(cu_bk *k);
 int build_csc(cu_bk *k);
 int export_visited(cu_bk *k);
-int column_frontier(cu_bk *k, int set, const uint32_t **fc, const uint32_t **copy);
+int column_frontier(cu_bk *k, int set, Zero z, const uint32_t **fc, const uint32_t **copy,
+                    int *zeroed);
 int bottom_up(cu_bk *k, int lvl, int set, const uint32_t *fcol);
 int bottom_up_turns(cu_bk *k, int lvl, int set, const uint32_t *fcol);
 /* fold.cu */

@@ -34,17 +34,43 @@ struct Lists {
 	unsigned *ctr[PULL_MAX];
 };
 
-/* Bitmap blockIdx.y of src, indices + its tag, into out's list y
- * (block_unpack), with the columns' degrees where deg is given. A bitmap
- * may be a peer GPU's (device levels): read uncached (ld.cv). */
+/* The list messages k_unpack takes beside its bitmaps: list y, n[y]
+ * entries (maybe a peer GPU's: read uncached), + tag[y], at dst + at[y],
+ * their degrees at deg + at[y]. */
+struct ListMsgs {
+	const uint32_t *src[PULL_MAX];
+	uint32_t tag[PULL_MAX];
+	int64_t n[PULL_MAX], at[PULL_MAX];
+	int count;
+	uint32_t *dst;
+	uint64_t *deg;
+};
+
+/* The column's frontier in one launch: the first gridDim.y - lm.count
+ * blocks of y unpack bitmap y of src, indices + its tag, into out's list y
+ * (block_unpack), with the columns' degrees where deg is given; the rest
+ * copy list message y - that into its place. A bitmap may be a peer GPU's
+ * (device levels): read uncached (ld.cv). The discovery bitmaps z are
+ * zeroed by y = 0. */
 __global__ void k_unpack(Sources src, int64_t nwords, Lists out, uint64_t *__restrict__ deg,
-                         const uint64_t *__restrict__ colptr, Zero z)
+                         ListMsgs lm, const uint64_t *__restrict__ colptr, Zero z)
 {
+	const int nbmp = gridDim.y - lm.count;
+	const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+	if ((int)blockIdx.y >= nbmp) {
+		const int y = blockIdx.y - nbmp;
+		for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < lm.n[y]; x += stride)
+			put_col(lm.dst + lm.at[y], lm.deg ? lm.deg + lm.at[y] : NULL, colptr, (unsigned)x,
+			        __ldcv(&lm.src[y][x]) + lm.tag[y]);
+		for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; blockIdx.y == 0 &&
+		     x < (int64_t)z.n * z.w1; x += stride)
+			z.at[x] = 0;
+		return;
+	}
 	uint32_t *const dst = out.dst[blockIdx.y];
 	unsigned *const counter = out.ctr[blockIdx.y];
 	const uint32_t *bmp = src.bmp[blockIdx.y];
 	const uint32_t off = src.tag[blockIdx.y];
-	const int64_t stride = (int64_t)gridDim.x * blockDim.x;
 	if (blockIdx.y != 0)
 		z.n = 0;
 	/* block-uniform loop: block_unpack takes the whole block */
@@ -303,11 +329,13 @@ int unpack(cu_bk *k, const uint32_t *src, uint32_t off, uint32_t *dst, uint64_t 
 	int error = 0;
 	Sources one;
 	Lists to;
+	ListMsgs none;
+	none.count = 0;
 	one.bmp[0] = src;
 	one.tag[0] = off;
 	to.dst[0] = dst;
 	to.ctr[0] = ctr;
-	k_unpack<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(one, k->bw, to, deg, k->gr.colptr, z);
+	k_unpack<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(one, k->bw, to, deg, none, k->gr.colptr, z);
 	CU_TRY(cudaGetLastError());
 done:
 	return error;
@@ -471,19 +499,26 @@ int gather_columns(cu_bk *k, int set, Zero z, int64_t *n_out, int *zeroed)
 	int64_t n = 0;
 	*zeroed = 0;
 	if (k->devlev) {
-		/* the list messages first (the plan's lists, at known
-		 * offsets), then one launch for all the column's bitmaps; its
-		 * counter is zeroed by begin, then by each level's update for the
-		 * next */
+		/* one launch for the column: the list messages first in the
+		 * list (the plan's, of known sizes), then the bitmaps' vertices
+		 * through a counter zeroed by begin, then by each level's update
+		 * for the next (R <= PULL_MAX: device levels' transports) */
 		Sources src;
-		Lists to; /* all into the one list, after the list messages */
+		Lists to;
+		ListMsgs lm;
 		int nsrc = 0;
 		int64_t nl = 0;
+		lm.count = 0;
+		lm.dst = k->fr.af;
+		lm.deg = k->fr.deg;
 		for (int s = 0; s < k->g.R; s++) {
 			const b2_msg *m = &k->fr.in_msgs[s];
 			n += column_count(k, s);
 			if (column_count(k, s) && s != k->g.i && !m->bitmap) { /* a list message */
-				B2_TRY(append_msg(k, m, (uint32_t)(s * k->b), nl));
+				lm.src[lm.count] = m->data;
+				lm.tag[lm.count] = (uint32_t)(s * k->b);
+				lm.n[lm.count] = m->count;
+				lm.at[lm.count++] = nl;
 				nl += m->count;
 			}
 		}
@@ -496,9 +531,9 @@ int gather_columns(cu_bk *k, int set, Zero z, int64_t *n_out, int *zeroed)
 			to.ctr[nsrc] = counter(k, CT_GATHER);
 			nsrc++;
 		}
-		if (nsrc) {
-			k_unpack<<<dim3(blocks_for(k, k->bw), nsrc), TPB, 0, k->st>>>(
-				src, k->bw, to, k->fr.deg + nl, k->gr.colptr, z);
+		if (nsrc + lm.count) {
+			k_unpack<<<dim3(blocks_for(k, k->bw), nsrc + lm.count), TPB, 0, k->st>>>(
+				src, k->bw, to, k->fr.deg + nl, lm, k->gr.colptr, z);
 			CU_TRY(cudaGetLastError());
 			*zeroed = 1;
 		}

@@ -277,7 +277,7 @@ int cu_expand(void *p, const b2_step *st, int64_t *cnt_out, int64_t *examined)
 	/* the column's frontier, in the form the direction wants; top-down's
 	 * unpacking zeroes this level's discovery bitmaps on the way */
 	if (dir == B2_BOTTOM_UP)
-		error = column_frontier(k, fs, &fcol, &copy);
+		error = column_frontier(k, fs, disc_zero(k, ds), &fcol, &copy, &zeroed);
 	else
 		error = gather_columns(k, fs, disc_zero(k, ds), &n, &zeroed);
 	if (error)
