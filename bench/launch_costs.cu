@@ -1,5 +1,5 @@
 /* bench/launch_costs.cu: what a device level pays besides its work, on one
- * or two GPUs (bench/launch-costs.sh builds and runs it; docs/PERFORMANCE.md,
+ * or two GPUs (bench/cuda-bench.sh launch-costs builds and runs it; docs/PERFORMANCE.md,
  * "The fixed costs of a device level"): reading or writing a 64 Ki-word bitmap on the peer GPU
  * (NVLink, peer access) against the own, an empty kernel, the last-block
  * pattern with a mapped host write (the update), and 8 dependent kernels
