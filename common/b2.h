@@ -84,10 +84,10 @@ void b2_abort(int code);
 void b2_error_seen(int code);
 double b2_error_wait(void);
 /* Internal (error.c): prints the held message (b2_err_held), if any, now
- * (1: it did); the message itself ("" when none), for a signal handler's
- * write(2). */
+ * (1: it did); the line it prints as, prefix and newline included ("" when
+ * none), for a signal handler's write(2). */
 int b2_print_held(void);
-const char *b2_held_message(void);
+const char *b2_held_line(void);
 /* Checks an MPI return value; on failure prints what and the MPI error. */
 int b2_mpi_ok(int mpierr, const char *what);
 /* malloc with a clear B2_EIO message naming what the memory was for. */

@@ -25,15 +25,23 @@ void b2_msg_clean(char *msg)
 	memcpy(msg, out, k + 1);
 }
 
+/* A message as the line it is printed as: the program, the rank where
+ * there are several, the message. */
+static void as_line(char *out, size_t n, const char *msg)
+{
+	if (b2_nranks > 1)
+		snprintf(out, n, "%s [rank %d]: %s\n", b2_prog, b2_rank, msg);
+	else
+		snprintf(out, n, "%s: %s\n", b2_prog, msg);
+}
+
 static void vreport(const char *fmt, va_list ap)
 {
-	char msg[2048];
+	char msg[2048], line[2200];
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	b2_msg_clean(msg);
-	if (b2_nranks > 1)
-		fprintf(stderr, "%s [rank %d]: %s\n", b2_prog, b2_rank, msg);
-	else
-		fprintf(stderr, "%s: %s\n", b2_prog, msg);
+	as_line(line, sizeof line, msg);
+	fputs(line, stderr);
 	fflush(stderr);
 }
 
@@ -47,8 +55,15 @@ int b2_err(int code, const char *fmt, ...)
 	return code;
 }
 
-/* b2_err_held's message, until an agreement or an abort prints it */
-static char held[2048];
+/* b2_err_held's message, until an agreement or an abort prints it; and
+ * the line it prints as, for the deadline's signal handler, which may
+ * only write(2) it */
+static char held[2048], held_line[2200];
+
+static void drop_held(void)
+{
+	held[0] = held_line[0] = 0;
+}
 
 int b2_err_held(int code, const char *fmt, ...)
 {
@@ -58,14 +73,15 @@ int b2_err_held(int code, const char *fmt, ...)
 	vsnprintf(held, sizeof held, fmt, ap);
 	va_end(ap);
 	b2_msg_clean(held);
+	as_line(held_line, sizeof held_line, held);
 	if (b2_nranks <= 1)
 		b2_print_held();
 	return code;
 }
 
-const char *b2_held_message(void)
+const char *b2_held_line(void)
 {
-	return held;
+	return held_line;
 }
 
 int b2_print_held(void)
@@ -73,7 +89,7 @@ int b2_print_held(void)
 	if (!held[0])
 		return 0;
 	b2_err(0, "%s", held);
-	held[0] = 0;
+	drop_held();
 	return 1;
 }
 
@@ -97,7 +113,7 @@ static void report_held(MPI_Comm comm)
 	}
 	if (out[0] == me)
 		b2_print_held();
-	held[0] = 0;
+	drop_held();
 }
 
 int b2_err0(int code, const char *fmt, ...)

@@ -61,9 +61,9 @@ static void *watchdog(void *arg)
 static void on_deadline(int sig)
 {
 	(void)sig;
-	const char *h = b2_held_message();
-	if (h[0] && write(2, h, strlen(h)) >= 0)
-		(void)!write(2, "\n", 1);
+	const char *h = b2_held_line();
+	if (h[0])
+		(void)!write(2, h, strlen(h));
 	b2_tmp_remove_all();
 	_exit(deadline_code);
 }
