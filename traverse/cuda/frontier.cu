@@ -16,15 +16,23 @@ static __device__ __forceinline__ void put_col(uint32_t *dst, uint64_t *deg,
 		deg[pos] = __ldg(&colptr[u + 1]) - __ldg(&colptr[u]);
 }
 
-/* dst[x] = src[x] + off: a received list (or a column peer's, read in
- * place: uncached) as local columns */
+/* dst[x] = src[x] + off for the x of this thread across the grid's
+ * blocks of one list: a received list (or a column peer's, read in place:
+ * uncached) as local columns */
+static __device__ __forceinline__ void gather_list(const uint32_t *src, int64_t n, uint32_t off,
+                                                   uint32_t *dst, uint64_t *deg,
+                                                   const uint64_t *__restrict__ colptr)
+{
+	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < n;
+	     x += (int64_t)gridDim.x * blockDim.x)
+		put_col(dst, deg, colptr, (unsigned)x, __ldcv(&src[x]) + off);
+}
+
 __global__ void k_gather(const uint32_t *__restrict__ src, int64_t n, uint32_t off,
                          uint32_t *__restrict__ dst, uint64_t *__restrict__ deg,
                          const uint64_t *__restrict__ colptr)
 {
-	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < n;
-	     x += (int64_t)gridDim.x * blockDim.x)
-		put_col(dst, deg, colptr, (unsigned)x, __ldcv(&src[x]) + off); /* maybe a peer GPU's */
+	gather_list(src, n, off, dst, deg, colptr);
 }
 
 /* Where k_unpack puts bitmap y's indices: list dst[y], at the positions
@@ -59,9 +67,8 @@ __global__ void k_unpack(Sources src, int64_t nwords, Lists out, uint64_t *__res
 	const int64_t stride = (int64_t)gridDim.x * blockDim.x;
 	if ((int)blockIdx.y >= nbmp) {
 		const int y = blockIdx.y - nbmp;
-		for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < lm.n[y]; x += stride)
-			put_col(lm.dst + lm.at[y], lm.deg ? lm.deg + lm.at[y] : NULL, colptr, (unsigned)x,
-			        __ldcv(&lm.src[y][x]) + lm.tag[y]);
+		gather_list(lm.src[y], lm.n[y], lm.tag[y], lm.dst + lm.at[y], lm.deg ? lm.deg + lm.at[y] : NULL,
+		            colptr);
 		for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; blockIdx.y == 0 &&
 		     x < (int64_t)z.n * z.w1; x += stride)
 			z.at[x] = 0;
