@@ -32,7 +32,8 @@
 #                         $PROXY_TRANSPORTS (pull mpi; nccl too: NCCL's
 #                         socket transport, --test-shared-gpus);
 #                         where users run (PARTS "pergpu"): 2^PERGPU_SCALE (26)
-#                         vertices per GPU, 1x1 at 21 and 26, PERGPU_GRIDS (1x2
+#                         vertices per GPU, 1x1 at LAT_SCALE (21; empty or
+#                         26: no latency row) and 26, PERGPU_GRIDS (1x2
 #                         2x1; 4-rank grids such as 4x1 2x2 1x4 run at 28: a
 #                         grid of n ranks at 26 + log2 n) by PERGPU_TRANSPORTS
 #                         (pull nccl mpi), each
@@ -250,6 +251,8 @@ gpu)
     # end gives each row's medians and their ratio. Graphs no longer needed
     # are removed as it goes (scale 27's edge file is 34 GB).
     S=${PERGPU_SCALE:-26} R=${REPS:-3} B=${BACKEND:-cuda}
+    # the latency row's scale; none where it is empty or the 1x1 row's own
+    L=${LAT_SCALE-21}; [ "$L" = "$S" ] && L=
     : >"$WORK/pergpu.log"
     # row LABEL NP PART ARGS...: REPS runs of each build, and of the rules
     # PERGPU_RULES_OFF and the options PERGPU_OPTS name for the label's
@@ -274,7 +277,7 @@ gpu)
     }
     # a grid of n = R*C ranks (a power of two) runs at S + log2(n)
     gscale() { local n=$(( ${1%x*} * ${1#*x} )) l=0; while [ $((1 << l)) -lt $n ]; do l=$((l + 1)); done; echo $((S + l)); }
-    echo "## 2^$S vertices per GPU: 1x1 at scale ${LAT_SCALE:-21} and $S,$(for g in ${PERGPU_GRIDS-1x2 2x1}; do echo -n " $g at $(gscale $g)"; done) by ${PERGPU_TRANSPORTS:-pull nccl mpi}; $R run(s) of each${BASE_BIN:+, alternating with $BASE_BIN}"
+    echo "## 2^$S vertices per GPU: 1x1 at scale ${L:+$L and }$S,$(for g in ${PERGPU_GRIDS-1x2 2x1}; do echo -n " $g at $(gscale $g)"; done) by ${PERGPU_TRANSPORTS:-pull nccl mpi}; $R run(s) of each${BASE_BIN:+, alternating with $BASE_BIN}"
     # PERGPU_ONE_PART=1: each grid's partition is made just before its rows
     # and removed after them, its edge file removed once partitioned, so the
     # disk holds the edges and one partition at most (scale 29: 137 GB of
@@ -291,12 +294,12 @@ gpu)
     # their graphs
     if [ "${PERGPU_1X1:-1}" = 1 ]; then
       p1=$(part "$S" 1x1); [ "${KEEP_EDGES:-0}" = 1 ] || rm -f "$WORK/rmat-s$S-e$EF.h5"
-      p0=$(part "${LAT_SCALE:-21}" 1x1)
+      [ -z "$L" ] || p0=$(part "$L" 1x1)
     fi
     [ "${PERGPU_RUN:-1}" = 1 ] || R=0
     if [ "$R" -gt 0 ]; then
     if [ "${PERGPU_1X1:-1}" = 1 ]; then
-      row "pergpu-1x1-s${LAT_SCALE:-21}-auto" 1 "$p0"
+      [ -z "$L" ] || row "pergpu-1x1-s$L-auto" 1 "$p0"
       row "pergpu-1x1-s$S-auto" 1 "$p1"
     fi
     for g in ${PERGPU_GRIDS-1x2 2x1}; do
