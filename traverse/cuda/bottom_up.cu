@@ -54,21 +54,29 @@ __global__ void k_or_shifted(Sources src, int64_t nwords, uint32_t *dst)
 	}
 }
 
-/* out[0 .. ceil(n/32)) = bits [at, at + n) of src (srcw words): the own
- * block of the visited bitmap, aligned, for the row peers. */
-__global__ void k_get_shifted(const uint32_t *__restrict__ src, int64_t srcw, uint32_t at, int64_t n,
+/* Bits [o, o + 32) of a bitmap of b bits (o > -32): the bits outside [0,
+ * b) are 0. It may be a peer GPU's: read uncached. */
+static __device__ __forceinline__ uint32_t bits_at(const uint32_t *src, int64_t b, int64_t o)
+{
+	const int64_t bw = (b + 31) / 32, w0 = o < 0 ? -1 : o / 32;
+	const uint32_t sh = (uint32_t)(o - 32 * w0);
+	const uint32_t lo = w0 >= 0 ? __ldcv(&src[w0]) : 0;
+	const uint32_t hi = sh && w0 + 1 < bw ? __ldcv(&src[w0 + 1]) : 0;
+	uint32_t v = sh ? lo >> sh | hi << (32 - sh) : lo;
+	if (b - o < 32)
+		v &= (1u << (b - o)) - 1;
+	return v;
+}
+
+/* out[0 .. ceil(n/32)) = bits [at, at + n) of src: the own block of the
+ * visited bitmap, aligned, for the row peers. */
+__global__ void k_get_shifted(const uint32_t *__restrict__ src, uint32_t at, int64_t n,
                               uint32_t *__restrict__ out)
 {
-	const int64_t nw = (n + 31) / 32, w0 = at >> 5;
-	const uint32_t sh = at & 31;
+	const int64_t nw = (n + 31) / 32;
 	for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < nw;
-	     x += (int64_t)gridDim.x * blockDim.x) {
-		const uint32_t hi = sh && w0 + x + 1 < srcw ? src[w0 + x + 1] << (32 - sh) : 0;
-		uint32_t w = (src[w0 + x] >> sh) | hi;
-		if (x == nw - 1 && (n & 31))
-			w &= (1u << (n & 31)) - 1;
-		out[x] = w;
-	}
+	     x += (int64_t)gridDim.x * blockDim.x)
+		out[x] = bits_at(src, at + n, at + 32 * x);
 }
 
 enum { BU_K = 4 };
@@ -245,7 +253,7 @@ int export_visited(cu_bk *k)
 	if (!vis_wanted(k))
 		return 0;
 	k_get_shifted<<<blocks_for(k, k->bw), TPB, 0, k->st>>>(
-		k->vis, b2_bmp_words(k->nr), (uint32_t)(k->g.j * k->b), k->b, vown_out(k));
+		k->vis, (uint32_t)(k->g.j * k->b), k->b, vown_out(k));
 	CU_TRY(cudaGetLastError());
 done:
 	return error;
@@ -323,20 +331,6 @@ done:
 	free(bmp);
 	free(tag);
 	return error;
-}
-
-/* Bits [o, o + 32) of a bitmap of b bits (o > -32): the bits outside [0,
- * b) are 0. It may be a peer GPU's: read uncached. */
-static __device__ __forceinline__ uint32_t bits_at(const uint32_t *src, int64_t b, int64_t o)
-{
-	const int64_t bw = (b + 31) / 32, w0 = o < 0 ? -1 : o / 32;
-	const uint32_t sh = (uint32_t)(o - 32 * w0);
-	const uint32_t lo = w0 >= 0 ? __ldcv(&src[w0]) : 0;
-	const uint32_t hi = sh && w0 + 1 < bw ? __ldcv(&src[w0 + 1]) : 0;
-	uint32_t v = sh ? lo >> sh | hi << (32 - sh) : lo;
-	if (b - o < 32)
-		v &= (1u << (b - o)) - 1;
-	return v;
 }
 
 /* The column frontier by destination word: bits [s b, (s + 1) b) of dst
