@@ -502,6 +502,12 @@ static inline int disc_set(const cu_bk *k)
 			goto done;                                                                        \
 	} while (0)
 
+/* Blocks for a grid-stride kernel over n items: at most k->grid, 2048 / TPB
+ * blocks an SM, which fit on the SMs at once only where a thread has at
+ * most 32 registers. A kernel that would take more (ptxas -v) is declared
+ * GRID_STRIDE: else the blocks left over run as a second wave, each with a
+ * whole block's share of the work. */
+#define GRID_STRIDE __launch_bounds__(TPB, 2048 / TPB)
 static inline int blocks_for(const cu_bk *k, int64_t n)
 {
 	int64_t g = (n + TPB - 1) / TPB;

@@ -59,7 +59,7 @@ __global__ void k_resolve(const int32_t *__restrict__ level, const uint32_t *__r
  * on one word (65536 of them at b = 2^21). The lists made from them
  * (k_ordered) are in ascending order, the order the answers come back in,
  * whichever form the requests travel in. Dynamic shared memory: C counts. */
-__global__ void k_pred_requests(const int32_t *__restrict__ level, const uint32_t *__restrict__ pred,
+__global__ void GRID_STRIDE k_pred_requests(const int32_t *__restrict__ level, const uint32_t *__restrict__ pred,
                                 int64_t b, int64_t R, int64_t i, int64_t j,
                                 int64_t *__restrict__ out, unsigned long long *cnt, uint32_t *rbmp,
                                 int64_t w1, int C)

@@ -1,0 +1,58 @@
+"""test_cuda_registers.py — the CUDA kernels launched on blocks_for's grid
+(2048 / TPB blocks an SM, traverse/cuda/common.cuh) fit on the SMs at once:
+each takes at most 32 registers a thread and spills none, as ptxas reports
+compiling every traverse/cuda/*.cu for sm_90. A kernel that takes more runs
+the blocks left over as a second wave, each with a whole block's share of
+the work. The exceptions launch on grids of their own: k_expand (expand_grids, from the
+occupancy API) and k_scan1 (one block). Prints SKIP where nvcc is not found."""
+import glob, os, re, shutil, subprocess, sys, tempfile
+from b2ref import Report
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OWN_GRID = {"k_expand", "k_scan1"}
+nvcc = shutil.which("nvcc") or ("/usr/local/cuda/bin/nvcc" if os.access("/usr/local/cuda/bin/nvcc", os.X_OK) else None)
+if not nvcc:
+    print("SKIP CUDA kernels' registers: nvcc not found (no CUDA toolkit)")
+    sys.exit(0)
+
+rep = Report()
+kernels = {}  # name (template arguments aside) -> [(registers, spill bytes), ...]
+with tempfile.TemporaryDirectory() as tmp:
+    for src in sorted(glob.glob(os.path.join(TOP, "traverse", "cuda", "*.cu"))):
+        p = subprocess.run([nvcc, "-O3", "-std=c++17", "-arch=sm_90", "-cubin", "-Xptxas", "-v",
+                            "-I" + os.path.join(TOP, "common"), "-o", os.path.join(tmp, "k.cubin"), src],
+                           capture_output=True, text=True)
+        if not rep.check("nvcc -cubin %s" % os.path.basename(src), p.returncode == 0, p.stderr[-500:]):
+            continue
+        name = spill = None
+        for line in p.stderr.splitlines():
+            m = re.search(r"Compiling entry function '_Z(\d+)(\w+)'", line)
+            if m:
+                name = m.group(2)[:int(m.group(1))]
+                continue
+            m = re.search(r"(\d+) bytes spill stores, (\d+) bytes spill loads", line)
+            if m:
+                spill = int(m.group(1)) + int(m.group(2))
+                continue
+            m = re.search(r"Used (\d+) registers", line)
+            if m and name:
+                kernels.setdefault(name, []).append((int(m.group(1)), spill))
+                name = spill = None
+
+own = sorted(k for k in kernels if k.startswith("k_"))
+# every kernel of traverse/cuda found: the parse read ptxas's report
+defined = set()
+for src in glob.glob(os.path.join(TOP, "traverse", "cuda", "*.cu")):
+    defined |= set(re.findall(r"__global__\s+void\s+(?:__launch_bounds__\([^)]*\)\s+|GRID_STRIDE\s+)?(k_\w+)\s*\(",
+                              open(src).read()))
+rep.check("ptxas reported every kernel defined in traverse/cuda (%d)" % len(defined),
+          len(defined) >= 25 and defined <= set(own), "missing: %s" % sorted(defined - set(own)))
+for k in own:
+    if k in OWN_GRID:
+        continue
+    worst = max(r for r, _ in kernels[k])
+    spills = max(s or 0 for _, s in kernels[k])
+    rep.check("%s: at most 32 registers (%d) and no spills (%d bytes)" % (k, worst, spills),
+              worst <= 32 and spills == 0)
+print("%d kernels checked" % (len(own) - len(OWN_GRID & set(own))))
+sys.exit(1 if rep.failed else 0)
