@@ -15,6 +15,9 @@ if not nvcc:
     print("SKIP CUDA kernels' registers: nvcc not found (no CUDA toolkit)")
     sys.exit(0)
 
+if os.environ.get("B2_SAN") == "1":
+    print("SKIP CUDA kernels' registers under the sanitizer build: the release pass checks the same sources")
+    sys.exit(0)
 rep = Report()
 kernels = {}  # name (template arguments aside) -> [(registers, spill bytes), ...]
 with tempfile.TemporaryDirectory() as tmp:
