@@ -141,7 +141,7 @@ static __device__ __forceinline__ bool first_parent(Nb nb, uint64_t e0, uint64_t
  * atomic); discoveries go to the same bitmaps as top-down's. EVICT_FIRST:
  * the neighbour loads are evicted from L2 first (b2_bottom_up_evict_first). */
 template <bool EVICT_FIRST, bool RANGE>
-__global__ void GRID_STRIDE k_bottom_up(BottomUpArgs a)
+__global__ void __launch_bounds__(TPB) k_bottom_up(BottomUpArgs a)
 {
 	typedef cub::BlockReduce<unsigned long long, TPB> BR;
 	__shared__ typename BR::TempStorage tmp;
