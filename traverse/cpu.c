@@ -37,9 +37,9 @@ typedef struct cpu_bk {
 	/* bottom-up: the local block row-major, the column frontier as a
 	 * bitmap over local columns, the owners' visited blocks */
 	uint64_t *row_ptr;  /* [nr + 1] */
-	uint32_t *col_idx;  /* [nnz] local columns, ascending per row */
-	/* a block given row-major (b2_graph.rowmajor): g's arrays are the rows
-	 * (row_ptr and col_idx borrow them), and the CSC is made here */
+	uint32_t *col_idx;  /* [nnz] local columns, the hubs first (transpose.h) */
+	/* a block given row-major (b2_graph.rowmajor): the CSC is made here
+	 * from g's rows, and the rows again from it */
 	uint64_t *csc_ptr;
 	uint32_t *csc_idx;
 	uint32_t *fcol;     /* [nc/32] */
@@ -65,31 +65,29 @@ static void cpu_destroy(void *p)
 		return;
 	free(k->vis); free(k->carried); free(k->level); free(k->pred); free(k->front); free(k->dst);
 	free(k->bmp); free(k->cnt); free(k->allfront); free(k->colmask); free(k->pred64); free(k->in);
-	if (!k->g.rowmajor) {
-		free(k->row_ptr);
-		free(k->col_idx);
-	}
+	free(k->row_ptr);
+	free(k->col_idx);
 	free(k->csc_ptr); free(k->csc_idx); free(k->fcol); free(k->vsend); free(k->vrecv);
 	free(k->nzrow); free(k->ans); free(k->nreq);
 	free(k->cmask0); free(k->cmask); free(k->coff); free(k->cbuf);
 	free(k);
 }
 
-/* The local block in both orientations: the CSC in k->g (made from the rows
- * where they were given), the rows (CSR) in row_ptr and col_idx. */
-static int both_orientations(cpu_bk *k, const b2_graph *g)
+/* The local block's CSC in k->g (made from the rows where they were
+ * given) and, for bottom-up steps, its rows (CSR) with the hubs first in
+ * row_ptr and col_idx: the same rows whichever way the block came. */
+static int orientations(cpu_bk *k, const b2_graph *g, int rows)
 {
 	int error = 0;
 	if (g->rowmajor) {
-		k->row_ptr = g->col_ptr;
-		k->col_idx = g->row_idx;
 		B2_TRY(b2_transpose(g->col_ptr, g->row_idx, g->nnz, k->nr, k->nc, &k->csc_ptr, &k->csc_idx,
 		                    "the local block (CSC)"));
 		k->g.col_ptr = k->csc_ptr;
 		k->g.row_idx = k->csc_idx;
-	} else
-		B2_TRY(b2_transpose(g->col_ptr, g->row_idx, g->nnz, k->nc, k->nr, &k->row_ptr, &k->col_idx,
-		                    "bottom-up rows (CSR)"));
+	}
+	if (rows)
+		B2_TRY(b2_rows_hubs_first(k->g.col_ptr, k->g.row_idx, g->nnz, k->nc, k->nr, &k->row_ptr,
+		                          &k->col_idx, "bottom-up rows (CSR)"));
 done:
 	return error;
 }
@@ -132,8 +130,7 @@ static int cpu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 	B2_TRY(b2_calloc(&k->colmask, (size_t)b2_bmp_words(k->nc), 4, "expanded frontier"));
 	B2_TRY(b2_calloc(&k->pred64, (size_t)k->b, 8, "predecessors"));
 	B2_TRY(b2_calloc(&k->in, (size_t)nslots, sizeof *k->in, "messages"));
-	if (o->bottom_up || g->rowmajor)
-		B2_TRY(both_orientations(k, g));
+	B2_TRY(orientations(k, g, o->bottom_up));
 	if (o->bottom_up) {
 		B2_TRY(nonempty_rows(k));
 		B2_TRY(b2_calloc(&k->fcol, (size_t)b2_bmp_words(k->nc), 4, "column frontier"));

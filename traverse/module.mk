@@ -14,3 +14,9 @@ TESTPROGS += $(BUILD)/tests/plan-test
 $(BUILD)/tests/plan-test: tests/plan_test.c traverse/plan.c traverse/plan.h traverse/backend.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Itraverse $(LDFLAGS) -o $@ tests/plan_test.c traverse/plan.c
+
+# A local block's rows (tests/test_transpose.sh): transpose.c with common/.
+TESTPROGS += $(BUILD)/tests/transpose-test
+$(BUILD)/tests/transpose-test: $(patsubst %.c,$(BUILD)/%.o,tests/transpose_test.c traverse/transpose.c $(COMMON_SRCS) $(EXTRA_SRCS))
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
