@@ -4,19 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "plan.h"
-
-static int failed;
-
-#define EQ(name, got, want)                                                              \
-	do {                                                                                 \
-		long long g_ = (long long)(got), w_ = (long long)(want);                         \
-		if (g_ == w_)                                                                    \
-			printf("ok %s\n", name);                                                     \
-		else {                                                                           \
-			printf("FAIL %s: got %lld, expected %lld\n", name, g_, w_);                  \
-			failed = 1;                                                                  \
-		}                                                                                \
-	} while (0)
+#include "unit.h"
 
 static b2_plan_grid grid(int R, int C, int i, int j, int bitmap, int direction)
 {
@@ -584,5 +572,5 @@ int main(void)
 	test_bottom_up_evict_first();
 	test_as_column();
 	test_compact();
-	return failed;
+	return unit_failed;
 }

@@ -5,19 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "../traverse/transpose.h"
-
-static int failed;
-
-#define EQ(name, got, want)                                                              \
-	do {                                                                                 \
-		unsigned long long g_ = (unsigned long long)(got), w_ = (unsigned long long)(want); \
-		if (g_ == w_)                                                                    \
-			printf("ok %s\n", name);                                                     \
-		else {                                                                           \
-			printf("FAIL %s: got %llu, expected %llu\n", name, g_, w_);                  \
-			failed = 1;                                                                  \
-		}                                                                                \
-	} while (0)
+#include "unit.h"
 
 static void test_classes(void)
 {
@@ -55,7 +43,7 @@ static void test_rows(void)
 	if (b2_rows_hubs_first(ptr, idx, 18, 6, 4, &rp, &ri, "test rows") ||
 	    b2_transpose(ptr, idx, 18, 6, 4, &tp, &ti, "test rows")) {
 		printf("FAIL rows: out of memory\n");
-		failed = 1;
+		unit_failed = 1;
 		return;
 	}
 	/* rows: 0 {0 2 3 4}, 1 {0 1 2 4 4}, 2 {1 2 4 5}, 3 {1 2 3 4 5}; hubs
@@ -86,5 +74,5 @@ int main(void)
 {
 	test_classes();
 	test_rows();
-	return failed;
+	return unit_failed;
 }

@@ -11,7 +11,7 @@ bfs-gpu_CUSRCS := $(addprefix traverse/cuda/,frontier.cu bottom_up.cu fold.cu le
 
 # The level plan's unit tests (tests/test_plan.sh): plan.c alone, no MPI.
 TESTPROGS += $(BUILD)/tests/plan-test
-$(BUILD)/tests/plan-test: tests/plan_test.c traverse/plan.c traverse/plan.h traverse/backend.h
+$(BUILD)/tests/plan-test: tests/plan_test.c tests/unit.h traverse/plan.c traverse/plan.h traverse/backend.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Itraverse $(LDFLAGS) -o $@ tests/plan_test.c traverse/plan.c
 
