@@ -1,6 +1,7 @@
 /* transpose.c — a local block's transpose (a counting sort by row), its
  * rows with the hubs first, and a grid of one row searched as a grid of
  * one column. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "b2.h"
@@ -12,8 +13,8 @@ void b2_hub_classes(uint64_t nnz, int64_t n, uint64_t lo[B2_HUB_CLASSES], uint64
 	const double mean = n > 0 ? (double)nnz / (double)n : 0;
 	hi[0] = UINT64_MAX;
 	for (int c = 0; c < B2_HUB_CLASSES - 1; c++) {
-		double t = times_mean[c] * mean;
-		lo[c] = t < 1 ? 1 : t > 9e18 ? UINT64_MAX : (uint64_t)t + (t > (double)(uint64_t)t);
+		const double t = ceil(times_mean[c] * mean);
+		lo[c] = t < 1 ? 1 : t >= 0x1p64 ? UINT64_MAX : (uint64_t)t;
 		hi[c + 1] = lo[c];
 	}
 	lo[B2_HUB_CLASSES - 1] = 0;
