@@ -7,6 +7,10 @@
 #include <stdint.h>
 #include "backend.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The transpose of a CSC of n columns over m rows with nnz entries: m + 1
  * pointers into nnz column indices (*ptr_out, *idx_out, the caller frees),
  * each row's columns ascending. `what` names the arrays in an out-of-memory
@@ -19,7 +23,7 @@ int b2_transpose(const uint64_t *ptr, const uint32_t *idx, uint64_t nnz, int64_t
  * (R-MAT, scale 21: a third fewer edges examined; PERFORMANCE.md, "Hubs
  * first"). A row's columns go by class of their degree in the block: at
  * least 256, 32, 4 and 1 times the mean (nnz / n), then the rest; class c
- * holds the degrees in [lo[c], hi[c]). The CPU backend orders its rows so. */
+ * holds the degrees in [lo[c], hi[c]). Both backends order their rows so. */
 enum { B2_HUB_CLASSES = 5 };
 void b2_hub_classes(uint64_t nnz, int64_t n, uint64_t lo[B2_HUB_CLASSES], uint64_t hi[B2_HUB_CLASSES]);
 
@@ -34,5 +38,9 @@ int b2_rows_hubs_first(const uint64_t *ptr, const uint32_t *idx, uint64_t nnz, i
  * C x 1 rank holds, and its CSC is their transpose, which the backend
  * makes (on the GPU, where it is fast). Each rank owns the same vertices. */
 void b2_graph_as_column(b2_graph *g);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -4,10 +4,13 @@
  * turns along the grid row (plan.h BOTTOM_UP_TURNS); and the visited state
  * of the row's other blocks that such a step needs. */
 #include "common.cuh"
+#include "../transpose.h"
 
 /* The local CSC turned row-major at create: row counts, then each column's
- * warp appends the column to its rows' lists (order within a row is
- * whichever came first: any neighbour in the frontier is a valid parent). */
+ * warp appends the column to its rows' lists. For the bottom-up rows, a
+ * launch a hub class (transpose.h), the largest first: a row lists its
+ * hubs first; within a class the order is whichever came first (any
+ * neighbour in the frontier is a valid parent). */
 __global__ void k_row_count(const uint32_t *__restrict__ rowidx, uint64_t nnz,
                             unsigned long long *rowcnt)
 {
@@ -17,13 +20,18 @@ __global__ void k_row_count(const uint32_t *__restrict__ rowidx, uint64_t nnz,
 }
 
 __global__ void k_row_fill(const uint64_t *__restrict__ colptr, const uint32_t *__restrict__ rowidx,
-                           int64_t ncols, unsigned long long *fill, uint32_t *__restrict__ colidx)
+                           int64_t ncols, uint64_t lo, uint64_t hi, unsigned long long *fill,
+                           uint32_t *__restrict__ colidx)
 {
 	const int lane = threadIdx.x & 31;
 	for (int64_t u = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5; u < ncols;
-	     u += ((int64_t)gridDim.x * blockDim.x) >> 5)
+	     u += ((int64_t)gridDim.x * blockDim.x) >> 5) {
+		const uint64_t d = colptr[u + 1] - colptr[u];
+		if (d < lo || d >= hi)
+			continue;
 		for (uint64_t e = colptr[u] + lane; e < colptr[u + 1]; e += 32)
 			colidx[atomicAdd(&fill[rowidx[e]], 1ull)] = (uint32_t)u;
+	}
 }
 
 /* nz bit r: local row r has an edge in this block (bits past nr: 0). */
@@ -195,9 +203,13 @@ __global__ void __launch_bounds__(TPB) k_bottom_up(BottomUpArgs a)
  * warp appends the list's number to its entries' lists through a cursor
  * each. */
 static int transpose(cu_bk *k, const uint64_t *iptr, const uint32_t *iidx, int64_t n, int64_t m,
-                     uint64_t *optr, uint32_t *oidx)
+                     int hubs_first, uint64_t *optr, uint32_t *oidx)
 {
 	int error = 0;
+	uint64_t lo[B2_HUB_CLASSES] = {0}, hi[B2_HUB_CLASSES] = {UINT64_MAX};
+	const int nclass = hubs_first ? B2_HUB_CLASSES : 1;
+	if (hubs_first)
+		b2_hub_classes(k->g.nnz, n, lo, hi);
 	unsigned long long *fill = NULL;
 	void *tmp = NULL;
 	size_t tb = 0;
@@ -209,8 +221,10 @@ static int transpose(cu_bk *k, const uint64_t *iptr, const uint32_t *iidx, int64
 	DALLOC(tmp, tb);
 	CU_TRY(cub::DeviceScan::ExclusiveSum(tmp, tb, (uint64_t *)fill, optr, (int64_t)(m + 1), k->st));
 	CU_TRY(cudaMemcpyAsync(fill, optr, (size_t)m * 8, cudaMemcpyDeviceToDevice, k->st));
-	k_row_fill<<<k->grid, TPB, 0, k->st>>>(iptr, iidx, n, fill, oidx);
-	CU_TRY(cudaGetLastError());
+	for (int c = 0; c < nclass; c++) {
+		k_row_fill<<<k->grid, TPB, 0, k->st>>>(iptr, iidx, n, lo[c], hi[c], fill, oidx);
+		CU_TRY(cudaGetLastError());
+	}
 	CU_TRY(cudaStreamSynchronize(k->st));
 done:
 	if (fill)
@@ -224,19 +238,20 @@ done:
  * gr.rowptr and gr.colidx: its CSC, the searches' top-down orientation. */
 int build_csc(cu_bk *k)
 {
-	return transpose(k, k->gr.rowptr, k->gr.colidx, k->nr, k->nc, k->gr.colptr, k->gr.rowidx);
+	return transpose(k, k->gr.rowptr, k->gr.colidx, k->nr, k->nc, 0, k->gr.colptr, k->gr.rowidx);
 }
 
-/* The local block row-major, on the device (the CSC's transpose, unless it
- * was given so); nzrow marks the rows with local edges. */
+/* The local block row-major, on the device, hubs first: the CSC's
+ * transpose (into the rows' own arrays where the block was given so: the
+ * same rows whichever way it came); nzrow marks the rows with local edges. */
 int build_csr(cu_bk *k)
 {
 	int error = 0;
 	if (!k->g.rowmajor) {
 		DALLOC(k->gr.rowptr, (size_t)(k->nr + 1) * 8);
 		DALLOC(k->gr.colidx, k->g.nnz * 4);
-		B2_TRY(transpose(k, k->gr.colptr, k->gr.rowidx, k->nc, k->nr, k->gr.rowptr, k->gr.colidx));
 	}
+	B2_TRY(transpose(k, k->gr.colptr, k->gr.rowidx, k->nc, k->nr, 1, k->gr.rowptr, k->gr.colidx));
 	DALLOC(k->gr.nzrow, (size_t)b2_bmp_words(k->nr) * 4);
 	k_nonempty<<<blocks_for(k, b2_bmp_words(k->nr)), TPB, 0, k->st>>>(k->gr.rowptr, k->nr, k->gr.nzrow);
 	CU_TRY(cudaGetLastError());
