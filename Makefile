@@ -6,6 +6,7 @@
 #   make demo          the whole chain on a small embedded default
 #   make install PREFIX=/usr/local
 #   make clean
+#   make print-nvcc    the CUDA compiler and flags the build uses (empty without nvcc)
 # Each stage directory adds its programs in its own module.mk.
 
 PREFIX   ?= /usr/local
@@ -74,7 +75,7 @@ $(BINDIR)/$(1): $(call OBJ,$($(1)_SRCS) $(COMMON_SRCS) $(EXTRA_SRCS)) $(call CUO
 endef
 $(foreach p,$(PROGRAMS),$(eval $(call PROGRAM_RULE,$(p))))
 
-.PHONY: all deps test test-all demo clean install san check-deps
+.PHONY: all deps test test-all demo clean install san check-deps print-nvcc
 all: $(addprefix $(BINDIR)/,$(PROGRAMS)) $(TESTPROGS)
 
 $(BUILD)/%.o: %.c
@@ -130,3 +131,8 @@ install: all
 
 clean:
 	rm -rf build bin tests/tmp
+
+# the CUDA compiler and its flags, for tests that compile kernels as the
+# build does (tests/test_cuda_registers.py); empty without nvcc
+print-nvcc:
+	@echo $(NVCC) $(NVFLAGS)

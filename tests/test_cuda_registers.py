@@ -1,31 +1,34 @@
 """test_cuda_registers.py — the CUDA kernels launched on blocks_for's grid
 (2048 / TPB blocks an SM, traverse/cuda/common.cuh) fit on the SMs at once:
 each takes at most 32 registers a thread and spills none, as ptxas reports
-compiling every traverse/cuda/*.cu for sm_90. A kernel that takes more runs
-the blocks left over as a second wave, each with a whole block's share of
-the work. The exceptions launch on grids of their own: k_expand (expand_grids, from the
-occupancy API) and k_scan1 (one block). Prints SKIP where nvcc is not found."""
-import glob, os, re, shutil, subprocess, sys, tempfile
+compiling every traverse/cuda/*.cu with the build's compiler and flags
+(`make print-nvcc`). A kernel that takes more runs the blocks left over as
+a second wave, each with a whole block's share of the work. The exceptions
+launch on grids of their own: k_expand (expand_grids, from the occupancy
+API) and k_scan1 (one block). Prints SKIP where the build finds no nvcc."""
+import glob, os, re, shlex, subprocess, sys, tempfile
 from b2ref import Report
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OWN_GRID = {"k_expand", "k_scan1"}
-nvcc = shutil.which("nvcc") or ("/usr/local/cuda/bin/nvcc" if os.access("/usr/local/cuda/bin/nvcc", os.X_OK) else None)
-if not nvcc:
-    print("SKIP CUDA kernels' registers: nvcc not found (no CUDA toolkit)")
-    sys.exit(0)
 
 if os.environ.get("B2_SAN") == "1":
     print("SKIP CUDA kernels' registers under the sanitizer build: the release pass checks the same sources")
     sys.exit(0)
 rep = Report()
+mk = subprocess.run(["make", "-s", "--no-print-directory", "-C", TOP, "print-nvcc"], capture_output=True, text=True)
+if not rep.check("make print-nvcc", mk.returncode == 0, mk.stderr.strip()[-300:]):
+    sys.exit(1)
+nvcc = shlex.split(mk.stdout)
+if not nvcc:
+    print("SKIP CUDA kernels' registers: the build finds no nvcc (no CUDA toolkit)")
+    sys.exit(0)
 kernels = {}  # name (template arguments aside) -> [(registers, spill bytes), ...]
 with tempfile.TemporaryDirectory() as tmp:
     for src in sorted(glob.glob(os.path.join(TOP, "traverse", "cuda", "*.cu"))):
-        p = subprocess.run([nvcc, "-O3", "-std=c++17", "-arch=sm_90", "-cubin", "-Xptxas", "-v",
-                            "-I" + os.path.join(TOP, "common"), "-o", os.path.join(tmp, "k.cubin"), src],
-                           capture_output=True, text=True)
-        if not rep.check("nvcc -cubin %s" % os.path.basename(src), p.returncode == 0, p.stderr[-500:]):
+        p = subprocess.run(nvcc + ["-c", "-Xptxas", "-v", "-o", os.path.join(tmp, "k.o"), src],
+                           cwd=TOP, capture_output=True, text=True)
+        if not rep.check("nvcc -c %s" % os.path.basename(src), p.returncode == 0, p.stderr[-500:]):
             continue
         name = spill = None
         for line in p.stderr.splitlines():
