@@ -560,8 +560,9 @@ int main(int argc, char **argv)
 	B2_TRY(b2_agree(error, MPI_COMM_WORLD));
 	B2_TRY(b2_search_init(&s, be, bk, &g, &so));
 	have_search = 1;
-	/* the CUDA backend keeps its own copy of the graph */
-	if (be != &b2_cpu_backend) {
+	/* the CUDA backend keeps its own copy of the graph; the CPU backend
+	 * borrows a CSC but makes its own from a block given row-major */
+	if (be != &b2_cpu_backend || g.rowmajor) {
 		free(g.row_idx);
 		g.row_idx = NULL;
 	}
