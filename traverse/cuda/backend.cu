@@ -32,7 +32,7 @@ void cu_destroy(void *p)
 	void *dev[] = {k->gr.colptr, k->fr.deg, k->fr.cumul, k->gr.rowidx, k->vis, k->pred, k->fr.front, k->fo.dst,
 	               k->fo.bmp, k->fr.af, k->fo.in, k->level, k->gr.tdeg, k->pd.pred64, k->ct.tmpcnt,
 	               k->ct.dsum, k->fr.cubtmp, k->tm.stamp, k->gr.rowptr, k->gr.colidx, k->fr.fcol, k->fo.vrecv,
-	               k->ct.dstat, k->ct.lc, k->gr.nzrow, k->pd.ans, k->fr.cmask0, k->fr.cmask, k->fr.cpop, k->fr.coff,
+	               k->ct.dstat, k->ct.lc, k->gr.nzrow, k->gr.first, k->pd.ans, k->fr.cmask0, k->fr.cmask, k->fr.cpop, k->fr.coff,
 	               k->fr.cpack};
 	for (size_t x = 0; x < sizeof dev / sizeof dev[0]; x++)
 		if (dev[x])

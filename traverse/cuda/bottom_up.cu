@@ -35,13 +35,18 @@ __global__ void k_row_fill(const uint64_t *__restrict__ colptr, const uint32_t *
 }
 
 /* nz bit r: local row r has an edge in this block (bits past nr: 0). */
-__global__ void k_nonempty(const uint64_t *__restrict__ rowptr, int64_t nr, uint32_t *nz)
+__global__ void k_nonempty(const uint64_t *__restrict__ rowptr, const uint32_t *__restrict__ colidx,
+                           int64_t nr, uint32_t *nz, uint32_t *first)
 {
 	for (int64_t w = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; w < (nr + 31) / 32;
 	     w += (int64_t)gridDim.x * blockDim.x) {
 		uint32_t m = 0;
-		for (int q = 0; q < 32 && w * 32 + q < nr; q++)
-			m |= (uint32_t)(rowptr[w * 32 + q + 1] > rowptr[w * 32 + q]) << q;
+		for (int q = 0; q < 32 && w * 32 + q < nr; q++) {
+			const int64_t r = w * 32 + q;
+			const bool any = rowptr[r + 1] > rowptr[r];
+			m |= (uint32_t)any << q;
+			first[r] = any ? colidx[rowptr[r]] : 0;
+		}
 		nz[w] = m;
 	}
 }
@@ -91,7 +96,7 @@ enum { BU_K = 4 };
 
 struct BottomUpArgs {
 	const uint64_t *rowptr;
-	const uint32_t *colidx, *fcol, *nzrow;
+	const uint32_t *colidx, *fcol, *nzrow, *first;
 	uint32_t *vis, *pred, *bmp;
 	int32_t *level;
 	int64_t r0, r1; /* the rows scanned: [r0, r1) */
@@ -174,22 +179,38 @@ __global__ void __launch_bounds__(TPB) k_bottom_up(BottomUpArgs a)
 		bool found = false;
 		uint32_t u = 0;
 		if (todo >> lane & 1) {
-			found = first_parent(
-			        [&](uint64_t e) {
-				        return EVICT_FIRST ? ld_evict_first(&a.colidx[e], policy) : __ldg(&a.colidx[e]);
-			        },
-			        __ldg(&a.rowptr[r]), __ldg(&a.rowptr[r + 1]),
-			        [&](uint32_t c) { return __ldg(&a.fcol[c >> 5]) >> (c & 31); }, &u, &seen);
+			/* the row's first column, most often its parent in a dense
+			 * level: no row pointers, no neighbour list */
+			const uint32_t f = __ldg(&a.first[r]);
+			seen++;
+			if (__ldg(&a.fcol[f >> 5]) >> (f & 31) & 1) {
+				found = true;
+				u = f;
+			} else
+				found = first_parent(
+				        [&](uint64_t e) {
+					        return EVICT_FIRST ? ld_evict_first(&a.colidx[e], policy) : __ldg(&a.colidx[e]);
+				        },
+				        __ldg(&a.rowptr[r]) + 1, __ldg(&a.rowptr[r + 1]),
+				        [&](uint32_t c) { return __ldg(&a.fcol[c >> 5]) >> (c & 31); }, &u, &seen);
 		}
 		const uint32_t mask = __ballot_sync(FULL, found);
-		if (lane == 0 && mask)
-			a.vis[w] = vw | mask;
 		if (found) {
 			const uint32_t rr = (uint32_t)r, c = rr / a.b, kk = rr - c * a.b;
 			a.pred[rr] = u;
 			if (c == a.j)
 				a.level[kk] = a.lvl;
-			atomicOr(&a.bmp[c * a.bw1 + (kk >> 5)], 1u << (kk & 31));
+			if (a.b & 31) /* blocks share the word's rows: a bit each */
+				atomicOr(&a.bmp[c * a.bw1 + (kk >> 5)], 1u << (kk & 31));
+		}
+		/* blocks of whole words: the word's rows are one word of one
+		 * block's discovery bitmap, set by one atomic, not 32 */
+		if (lane == 0 && mask) {
+			a.vis[w] = vw | mask;
+			if (!(a.b & 31)) {
+				const uint32_t r0 = (uint32_t)(w * 32), c = r0 / a.b;
+				atomicOr(&a.bmp[c * a.bw1 + ((r0 - c * a.b) >> 5)], mask);
+			}
 		}
 	}
 	seen = BR(tmp).Sum(seen);
@@ -253,7 +274,9 @@ int build_csr(cu_bk *k)
 	}
 	B2_TRY(transpose(k, k->gr.colptr, k->gr.rowidx, k->nc, k->nr, 1, k->gr.rowptr, k->gr.colidx));
 	DALLOC(k->gr.nzrow, (size_t)b2_bmp_words(k->nr) * 4);
-	k_nonempty<<<blocks_for(k, b2_bmp_words(k->nr)), TPB, 0, k->st>>>(k->gr.rowptr, k->nr, k->gr.nzrow);
+	DALLOC(k->gr.first, (size_t)k->nr * 4);
+	k_nonempty<<<blocks_for(k, b2_bmp_words(k->nr)), TPB, 0, k->st>>>(k->gr.rowptr, k->gr.colidx, k->nr,
+	                                                                   k->gr.nzrow, k->gr.first);
 	CU_TRY(cudaGetLastError());
 	CU_TRY(cudaStreamSynchronize(k->st));
 done:
@@ -420,7 +443,7 @@ static int bottom_up_rows(cu_bk *k, int lvl, int set, const uint32_t *fcol, int6
 {
 	int error = 0;
 	BottomUpArgs a;
-	a.rowptr = k->gr.rowptr; a.colidx = k->gr.colidx; a.fcol = fcol; a.nzrow = k->gr.nzrow;
+	a.rowptr = k->gr.rowptr; a.colidx = k->gr.colidx; a.fcol = fcol; a.nzrow = k->gr.nzrow; a.first = k->gr.first;
 	a.vis = k->vis; a.pred = k->pred; a.bmp = bmp_set(k, set, 0); a.level = k->level;
 	a.r0 = r0; a.r1 = r1; a.b = (uint32_t)k->b; a.j = (uint32_t)k->g.j;
 	a.bw1 = (uint64_t)(k->bw + 1); a.lvl = lvl; a.examined = k->ct.lcur + k->g.C + 1;

@@ -277,9 +277,10 @@ struct cu_graph {
 	uint32_t *rowidx;    /* [nnz] */
 	int64_t *tdeg;       /* [b] */
 	/* bottom-up: the local block row-major; nzrow marks the rows with local
-	 * edges */
+	 * edges; first[r] is row r's first column (its likeliest parent, the
+	 * hubs first), read beside the visited word, not through rowptr */
 	uint64_t *rowptr;
-	uint32_t *colidx, *nzrow;
+	uint32_t *colidx, *nzrow, *first;
 	uint64_t maxdeg;     /* the largest local column degree */
 };
 
