@@ -34,7 +34,8 @@ __global__ void k_row_fill(const uint64_t *__restrict__ colptr, const uint32_t *
 	}
 }
 
-/* nz bit r: local row r has an edge in this block (bits past nr: 0). */
+/* nz bit r: local row r has an edge in this block (bits past nr: 0);
+ * first[r]: its first column (0 where it has none). */
 __global__ void k_nonempty(const uint64_t *__restrict__ rowptr, const uint32_t *__restrict__ colidx,
                            int64_t nr, uint32_t *nz, uint32_t *first)
 {
@@ -179,11 +180,12 @@ __global__ void __launch_bounds__(TPB) k_bottom_up(BottomUpArgs a)
 		bool found = false;
 		uint32_t u = 0;
 		if (todo >> lane & 1) {
+			const auto in_frontier = [&](uint32_t c) { return __ldg(&a.fcol[c >> 5]) >> (c & 31); };
 			/* the row's first column, most often its parent in a dense
 			 * level: no row pointers, no neighbour list */
 			const uint32_t f = __ldg(&a.first[r]);
 			seen++;
-			if (__ldg(&a.fcol[f >> 5]) >> (f & 31) & 1) {
+			if (in_frontier(f) & 1) {
 				found = true;
 				u = f;
 			} else
@@ -191,8 +193,7 @@ __global__ void __launch_bounds__(TPB) k_bottom_up(BottomUpArgs a)
 				        [&](uint64_t e) {
 					        return EVICT_FIRST ? ld_evict_first(&a.colidx[e], policy) : __ldg(&a.colidx[e]);
 				        },
-				        __ldg(&a.rowptr[r]) + 1, __ldg(&a.rowptr[r + 1]),
-				        [&](uint32_t c) { return __ldg(&a.fcol[c >> 5]) >> (c & 31); }, &u, &seen);
+				        __ldg(&a.rowptr[r]) + 1, __ldg(&a.rowptr[r + 1]), in_frontier, &u, &seen);
 		}
 		const uint32_t mask = __ballot_sync(FULL, found);
 		if (found) {
@@ -264,7 +265,8 @@ int build_csc(cu_bk *k)
 
 /* The local block row-major, on the device, hubs first: the CSC's
  * transpose (into the rows' own arrays where the block was given so: the
- * same rows whichever way it came); nzrow marks the rows with local edges. */
+ * same rows whichever way it came); nzrow marks the rows with local edges,
+ * first holds each row's first column. */
 int build_csr(cu_bk *k)
 {
 	int error = 0;
