@@ -100,9 +100,10 @@ int cu_create(void **out, const b2_graph *g, const b2_bkopts *o)
 	       ((size_t)(g->R + g->C) * (size_t)k->slotw + (size_t)g->C) * 4 + k->fr.cubbytes +
 	       (64u << 20);
 	/* bottom-up: the CSR (and, while it is built, a fill cursor per row),
-	 * the column frontier bitmap, the row peers' visited blocks */
+	 * each row's first column, the column frontier bitmap, the row peers'
+	 * visited blocks */
 	if (o->bottom_up)
-		need += g->nnz * 4 + (size_t)(k->nr + 1) * 8 * 2 +
+		need += g->nnz * 4 + (size_t)(k->nr + 1) * 8 * 2 + (size_t)k->nr * 4 +
 		        (size_t)b2_bmp_words(k->nc) * 4 + (size_t)b2_bmp_words(k->nr) * 4 +
 		        (size_t)g->C * (size_t)(k->bw + 1) * 4 * 2;
 	if (g->C > 1) /* the answers to the predecessor requests */
